@@ -1,0 +1,131 @@
+"""Decks and the deck-construction rules of a game (one of the rules the engine knows).
+
+A deck file (``card_data/<game>/decks/<name>.yaml``)::
+
+    name: 深层探索者
+    description: 以前哨为核心的稳健卡组。
+    cards:
+      level-0: 1        # card id: copies
+      almond-water: 3
+
+``check_deck`` returns every problem: unknown card, too many copies (per card and per type),
+deck size out of range, a required card type missing or over its limit.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+from .cards import Card
+from .definitions import GameDefinition
+from .errors import DataError, Location, Problem
+from .yamlio import line_of, load_yaml
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """A named list of (card id, count), in file order. ``lines`` maps card id → line."""
+
+    name: str
+    entries: tuple[tuple[str, int], ...]
+    path: Path | None = None
+    description: str = ""
+    lines: Mapping[str, int] = field(default_factory=dict, compare=False)
+
+    @property
+    def size(self) -> int:
+        return sum(n for _, n in self.entries)
+
+    def counts(self) -> dict[str, int]:
+        return dict(self.entries)
+
+
+def read_deck(path: Path) -> Deck:
+    """Parse a deck file; raise ``DataError`` for malformed files and bad counts."""
+    raw = load_yaml(path)
+    if not isinstance(raw, dict) or not isinstance(raw.get("cards"), dict):
+        raise DataError(Problem("a deck file is a mapping with 'cards:' (card id: copies)", Location(path, 1)))
+    unknown = [k for k in raw if k not in ("name", "description", "cards")]
+    problems = [
+        Problem("unknown key in a deck file (name, description, cards)", Location(path, line_of(raw, k)), field=str(k))
+        for k in unknown
+    ]
+    entries = []
+    cards = raw["cards"]
+    for card_id, count in cards.items():
+        line = line_of(cards, card_id)
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            problems.append(Problem(f"copies must be a whole number ≥ 1, got {count!r}", Location(path, line), str(card_id), "cards"))
+            continue
+        entries.append((str(card_id), count))
+    if problems:
+        raise DataError(problems)
+    return Deck(
+        name=str(raw.get("name") or path.stem), entries=tuple(entries), path=path,
+        description=str(raw.get("description") or ""), lines=dict(cards.lines),
+    )
+
+
+def deck_files(game: GameDefinition) -> list[Path]:
+    folder = game.card_data_dir / "decks"
+    return sorted(p for p in folder.glob("*.y*ml")) if folder.is_dir() else []
+
+
+def _matches(card: Card, where: Mapping[str, object]) -> bool:
+    return all(card.get(k) == v for k, v in where.items())
+
+
+def check_deck(game: GameDefinition, cards: list[Card] | Mapping[str, Card], deck: Deck) -> list[Problem]:
+    """Every way ``deck`` breaks ``game``'s construction rules (empty list = legal).
+
+    >>> check_deck(game, cards, deck)  # doctest: +SKIP
+    [Problem('deck has 38 cards; 40–60 allowed', ...)]
+    """
+    by_id = cards if isinstance(cards, Mapping) else {c.id: c for c in cards}
+    rules = game.deck
+    problems: list[Problem] = []
+
+    def at(card_id: str | None = None) -> Location:
+        return Location(deck.path, deck.lines.get(card_id) if card_id else 1)
+
+    resolved: list[tuple[Card, int]] = []
+    for card_id, count in deck.entries:
+        card = by_id.get(card_id)
+        if card is None:
+            problems.append(Problem("deck names an unknown card", at(card_id), card_id, "cards"))
+            continue
+        resolved.append((card, count))
+
+    same = Counter()
+    for card, count in resolved:
+        same[card.name if rules.copies_by == "name" else card.id] += count
+    for card, count in resolved:
+        key = card.name if rules.copies_by == "name" else card.id
+        limit = rules.type_max_copies.get(card.type, rules.max_copies)
+        if same[key] > limit:
+            scope = f"cards named {card.name!r}" if rules.copies_by == "name" else "copies"
+            problems.append(
+                Problem(f"{same[key]} {scope}; at most {limit} allowed for a {game.card_types[card.type].name} card",
+                        at(card.id), card.id, "cards")
+            )
+            same[key] = -10**9  # report each name once
+
+    size = deck.size
+    if not rules.min_size <= size <= rules.max_size:
+        allowed = str(rules.min_size) if rules.min_size == rules.max_size else f"{rules.min_size}–{rules.max_size}"
+        problems.append(Problem(f"deck has {size} cards; {allowed} required", at()))
+
+    for req in rules.requirements:
+        n = sum(count for card, count in resolved if card.type == req.type and _matches(card, req.where))
+        if n < req.min or (req.max is not None and n > req.max):
+            allowed = f"{req.min}" if req.max == req.min else f"{req.min}–{req.max}" if req.max is not None else f"at least {req.min}"
+            problems.append(Problem(f"deck has {n} {req.label} card(s); {allowed} required", at()))
+    return problems
+
+
+def deck_cards(cards: Mapping[str, Card], deck: Deck) -> list[tuple[Card, int]]:
+    """The deck's cards with their counts, in deck order (deck must be valid)."""
+    return [(cards[cid], n) for cid, n in deck.entries]

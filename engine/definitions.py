@@ -1,0 +1,302 @@
+"""Game definitions: ``card_data/<game>/game.yaml`` loaded into frozen, typed models.
+
+One definition per game is the single source of every number and list the deck checker,
+the tracker, the card renderer and the rulebook use. Nothing else types a rule number.
+
+Example::
+
+    >>> from engine.definitions import load_game
+    >>> game = load_game("backrooms")
+    >>> game.rules.outpost_hp
+    20
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .errors import DataError, Location, Problem
+from .paths import resolve_game_dir
+from .yamlio import line_of, load_yaml
+
+
+class _Model(BaseModel):
+    """Frozen, strict-about-keys base: an unknown key in game.yaml is an error, not ignored."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# ---------------------------------------------------------------------------- card schema
+
+FieldKind = Literal["int", "str", "text", "enum", "bool"]
+
+
+class FieldSpec(_Model):
+    """One card field: its kind, Chinese label and constraints.
+
+    ``text`` is rules text (rich: keywords, paragraphs, shrink-to-fit); ``str`` is a short label.
+    """
+
+    label: str
+    kind: FieldKind = Field(alias="type")
+    required: bool = False
+    min: int | None = None
+    max: int | None = None
+    max_len: int | None = None
+    values: tuple[str, ...] = ()
+    default: Any = None
+    help: str = ""
+
+    @model_validator(mode="after")
+    def _check(self) -> "FieldSpec":
+        if self.kind == "enum" and not self.values:
+            raise ValueError("an enum field needs 'values'")
+        if self.kind != "enum" and self.values:
+            raise ValueError("'values' is only for enum fields")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError("min is greater than max")
+        return self
+
+
+class CardType(_Model):
+    """A kind of card (entity, outpost, skill…): its name, the back it prints with, its fields."""
+
+    name: str
+    back: str = "default"
+    template: str | None = None  # defaults to the type id
+    fields: dict[str, FieldSpec] = {}
+    description: str = ""
+
+
+#: Fields every card has, whatever its game. ``text``/``flavor`` are optional rules/flavour text.
+COMMON_FIELDS: dict[str, FieldSpec] = {
+    "id": FieldSpec(label="编号", type="str", required=True, max_len=64),
+    "type": FieldSpec(label="类型", type="str", required=True),
+    "name": FieldSpec(label="名称", type="str", required=True, max_len=40),
+    "text": FieldSpec(label="效果", type="text"),
+    "flavor": FieldSpec(label="描述", type="text"),
+    "art": FieldSpec(label="卡图", type="str"),
+}
+
+
+# ---------------------------------------------------------------------------- deck rules
+
+
+class TypeRequirement(_Model):
+    """How many cards of a type (optionally filtered by field values) a deck must hold."""
+
+    label: str
+    type: str
+    where: dict[str, str | int | bool] = {}
+    min: int = 0
+    max: int | None = None
+
+
+class DeckRules(_Model):
+    """Deck construction limits. ``copies_by`` says which field makes two cards 'the same card'."""
+
+    min_size: int
+    max_size: int
+    max_copies: int
+    copies_by: Literal["id", "name"] = "name"
+    type_max_copies: dict[str, int] = {}
+    requirements: tuple[TypeRequirement, ...] = ()
+
+    @model_validator(mode="after")
+    def _check(self) -> "DeckRules":
+        if self.min_size > self.max_size:
+            raise ValueError("min_size is greater than max_size")
+        return self
+
+
+# ---------------------------------------------------------------------------- table
+
+
+class Zone(_Model):
+    """A place on the table. ``capacity`` None = unlimited; ``shared`` zones belong to nobody."""
+
+    id: str
+    name: str
+    capacity: int | None = None
+    shared: bool = False
+    face: Literal["up", "down", "hidden", "mixed"] = "up"
+    description: str = ""
+
+
+class Phase(_Model):
+    """A step of a turn; ``reminder`` is what the tracker says on entering it (Jinja-free text)."""
+
+    id: str
+    name: str
+    description: str = ""
+
+
+# ---------------------------------------------------------------------------- per-game rules
+
+
+class BackroomsRules(_Model):
+    ruleset: Literal["backrooms"]
+    starting_cost: int
+    #: Cost gained at each prepare phase = the turn number (counted across both players).
+    cost_gain: Literal["turn_number"] = "turn_number"
+    opening_hand_first: int
+    opening_hand_second: int
+    draw_per_turn: int
+    level_cycle_rounds: int
+    outpost_hp: int
+    outposts_destroyed_to_lose: int
+    outpost_carries_per_game: int
+    unit_slots: int
+    special_slots: int
+    #: A unit with HP at or below this is destroyed (house clarification of "below 0").
+    unit_destroyed_at_hp: int = 0
+    cost_phase: str = "prepare"
+
+
+class DuelRules(_Model):
+    ruleset: Literal["duel"]
+    starting_life: int
+    opening_hand: int
+    hand_limit: int
+    max_fighters: int
+    descents_per_turn: int
+    direct_descent_max_rank: int
+    draw_skills_per_turn: int
+    draw_skill_fill_to: int
+    in_turn_skills_per_turn: int
+    first_turn_battle_damage: int
+
+
+class RidmRules(_Model):
+    ruleset: Literal["ridm"]
+    starting_sanity: int
+    opening_hand: int
+    draw_per_turn: int
+    active_deployments_per_turn: int
+    skill_slot_charges_per_turn: int
+    prep_to_hand_max: int
+    sanity_loss_enemy_in_deploy: int
+    timer_tick: int
+
+
+GameRules = Annotated[Union[BackroomsRules, DuelRules, RidmRules], Field(discriminator="ruleset")]
+
+
+class CardSize(_Model):
+    width_mm: float = 63.0
+    height_mm: float = 88.0
+
+
+class Keyword(_Model):
+    """A rules term printed on cards and explained in the glossary."""
+
+    term: str
+    id: str
+    summary: str
+
+
+class GameDefinition(_Model):
+    """Everything a game *is*. Loaded from ``game.yaml``; see ``load_game``."""
+
+    id: str
+    name: str
+    name_en: str = ""
+    version: str = "1"
+    players: int = 2
+    card_size: CardSize = CardSize()
+    card_types: dict[str, CardType]
+    deck: DeckRules
+    zones: tuple[Zone, ...] = ()
+    phases: tuple[Phase, ...] = ()
+    keywords: tuple[Keyword, ...] = ()
+    rules: GameRules | None = None
+    # Set by the loader, not by the file.
+    folder: Path | None = Field(default=None, exclude=True)
+
+    @model_validator(mode="after")
+    def _check(self) -> "GameDefinition":
+        for key, limit in self.deck.type_max_copies.items():
+            if key not in self.card_types:
+                raise ValueError(f"deck.type_max_copies names unknown card type {key!r}")
+        for req in self.deck.requirements:
+            if req.type not in self.card_types:
+                raise ValueError(f"deck requirement {req.label!r} names unknown card type {req.type!r}")
+            fields = self.card_types[req.type].fields
+            for key in req.where:
+                if key not in fields:
+                    raise ValueError(f"deck requirement {req.label!r} filters on unknown field {key!r}")
+        for type_id, ctype in self.card_types.items():
+            clash = set(ctype.fields) & set(COMMON_FIELDS)
+            if clash:
+                raise ValueError(f"card type {type_id!r} redefines common field(s) {sorted(clash)}")
+        return self
+
+    # Convenience lookups used by the tracker and the renderer.
+    def phase(self, phase_id: str) -> Phase:
+        for p in self.phases:
+            if p.id == phase_id:
+                return p
+        raise KeyError(phase_id)
+
+    def zone(self, zone_id: str) -> Zone:
+        for z in self.zones:
+            if z.id == zone_id:
+                return z
+        raise KeyError(zone_id)
+
+    def fields_of(self, type_id: str) -> dict[str, FieldSpec]:
+        """All fields a card of ``type_id`` may carry: the common ones, then the type's own."""
+        return {**COMMON_FIELDS, **self.card_types[type_id].fields}
+
+    @property
+    def card_data_dir(self) -> Path:
+        assert self.folder is not None, "definition was not loaded from a folder"
+        return self.folder
+
+
+def _pydantic_problems(exc: ValidationError, raw: Any, path: Path) -> list[Problem]:
+    problems = []
+    for err in exc.errors():
+        loc = err["loc"]
+        node, line = raw, getattr(raw, "line", None)
+        for key in loc:
+            if isinstance(node, (dict, list)):
+                line = line_of(node, key) or line
+                try:
+                    node = node[key]
+                except (KeyError, IndexError, TypeError):
+                    break
+        dotted = ".".join(str(k) for k in loc if not str(k).startswith("function-"))
+        msg = err["msg"].removeprefix("Value error, ")
+        problems.append(Problem(msg, Location(path, line), field=dotted or None))
+    return problems
+
+
+def parse_game(raw: Any, path: Path) -> GameDefinition:
+    """Validate a parsed ``game.yaml`` mapping; raise ``DataError`` listing every problem."""
+    if not isinstance(raw, dict):
+        raise DataError(Problem("game.yaml must be a mapping", Location(path, 1)))
+    try:
+        game = GameDefinition.model_validate(dict(raw))
+    except ValidationError as exc:
+        raise DataError(_pydantic_problems(exc, raw, path)) from None
+    return game.model_copy(update={"folder": path.parent})
+
+
+@cache
+def _load_cached(folder: Path, mtime_ns: int) -> GameDefinition:
+    path = folder / "game.yaml"
+    return parse_game(load_yaml(path), path)
+
+
+def load_game(game: str | Path) -> GameDefinition:
+    """Load a game by shipped id (``"duel"``) or by the path of a folder holding ``game.yaml``.
+
+    Raises ``GameNotFound`` or ``DataError``.
+    """
+    folder = resolve_game_dir(game)
+    return _load_cached(folder, (folder / "game.yaml").stat().st_mtime_ns)
