@@ -1,0 +1,1 @@
+"""cardpress production pipeline: load → validate → lay out → draw → impose → write (+ CLI)."""

@@ -1,0 +1,314 @@
+"""Draw: paint a card's element list with ReportLab, checking every glyph and every text box.
+
+``CardPainter.paint(canvas, elements, ...)`` draws in a frame whose origin is the card's trim
+bottom-left, in points. Text is checked against the font before it is drawn (a missing glyph is
+an error naming card, field and characters) and fitted to its box (the largest size that fits,
+down to the element's ``min_size``; still too big = an error naming card and field).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from reportlab.lib.colors import HexColor, Color
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import Flowable, Paragraph
+
+from engine.cards import Card
+from engine.errors import CardpressError
+
+from .art import normalised_art
+from .fonts import FontSet
+from .layout import Element
+from .text import TextOverflow, fit_paragraph, plain_text
+
+_ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
+
+
+class CardTextError(CardpressError):
+    """Text of a card cannot be printed: a glyph the font lacks, or text that cannot fit its box."""
+
+    def __init__(self, card: str, field: str, message: str):
+        self.card, self.field = card, field
+        super().__init__(f"card {card!r}, field {field!r}: {message}")
+
+
+class GlyphMissing(CardTextError):
+    def __init__(self, card: str, field: str, chars: str):
+        self.chars = chars
+        listing = " ".join(f"{c!r} (U+{ord(c):04X})" for c in chars)
+        super().__init__(card, field, f"the font has no glyph for {listing}; change the text or the font")
+
+
+_colors: dict[str, Color] = {}
+
+
+def color(value: str | None) -> Color | None:
+    if value is None or value == "none":
+        return None
+    c = _colors.get(value)
+    if c is None:
+        c = _colors[value] = HexColor(value, hasAlpha=len(value) == 9)
+    return c
+
+
+@dataclass
+class _FitCache:
+    sizes: dict[tuple, float]
+
+
+class CardPainter:
+    """Draws element lists for one build. Holds the caches (fitted sizes, normalised art)."""
+
+    def __init__(self, fonts: FontSet, card_w_mm: float, card_h_mm: float, base_dir: Path | None = None):
+        self.fonts = fonts
+        self.w_mm, self.h_mm = card_w_mm, card_h_mm
+        self.base_dir = base_dir
+        self._fit_sizes: dict[tuple, float] = {}
+        self._art: dict[tuple, Path] = {}
+
+    # ------------------------------------------------------------------ geometry helpers
+    def _box(self, e: Element) -> tuple[float, float, float, float]:
+        """Element box in points, PDF orientation (x, y of bottom-left, w, h)."""
+        x, y, w, h = (float(e[k]) for k in ("x", "y", "w", "h"))
+        return x * mm, (self.h_mm - y - h) * mm, w * mm, h * mm
+
+    def _check_glyphs(self, text: str, card: str, field: str) -> None:
+        missing = self.fonts.missing(text)
+        if missing:
+            raise GlyphMissing(card, field, missing)
+
+    # ------------------------------------------------------------------ element kinds
+    def _rect(self, c, e: Element) -> None:
+        x, y, w, h = self._box(e)
+        fill, stroke = color(e.get("fill")), color(e.get("stroke"))
+        if fill is None and stroke is None:
+            return
+        c.saveState()
+        if fill is not None:
+            c.setFillColor(fill)
+        if stroke is not None:
+            c.setStrokeColor(stroke)
+            c.setLineWidth(float(e.get("stroke_width", 0.5)))
+        radius = float(e.get("radius", 0)) * mm
+        if radius:
+            c.roundRect(x, y, w, h, radius, stroke=int(stroke is not None), fill=int(fill is not None))
+        else:
+            c.rect(x, y, w, h, stroke=int(stroke is not None), fill=int(fill is not None))
+        c.restoreState()
+
+    def _circle(self, c, e: Element) -> None:
+        cx, cy, r = float(e["cx"]) * mm, (self.h_mm - float(e["cy"])) * mm, float(e["r"]) * mm
+        fill, stroke = color(e.get("fill")), color(e.get("stroke"))
+        c.saveState()
+        if fill is not None:
+            c.setFillColor(fill)
+        if stroke is not None:
+            c.setStrokeColor(stroke)
+            c.setLineWidth(float(e.get("stroke_width", 0.5)))
+        c.circle(cx, cy, r, stroke=int(stroke is not None), fill=int(fill is not None))
+        c.restoreState()
+
+    def _line(self, c, e: Element) -> None:
+        c.saveState()
+        c.setStrokeColor(color(e.get("color", "#000000")))
+        c.setLineWidth(float(e.get("width", 0.5)))
+        if e.get("dash"):
+            c.setDash(*e["dash"])
+        c.line(float(e["x1"]) * mm, (self.h_mm - float(e["y1"])) * mm,
+               float(e["x2"]) * mm, (self.h_mm - float(e["y2"])) * mm)
+        c.restoreState()
+
+    def _polygon(self, c, e: Element) -> None:
+        pts = [(float(px) * mm, (self.h_mm - float(py)) * mm) for px, py in e["points"]]
+        path = c.beginPath()
+        path.moveTo(*pts[0])
+        for p in pts[1:]:
+            path.lineTo(*p)
+        path.close()
+        fill, stroke = color(e.get("fill")), color(e.get("stroke"))
+        c.saveState()
+        if fill is not None:
+            c.setFillColor(fill)
+        if stroke is not None:
+            c.setStrokeColor(stroke)
+            c.setLineWidth(float(e.get("stroke_width", 0.5)))
+        c.drawPath(path, stroke=int(stroke is not None), fill=int(fill is not None))
+        c.restoreState()
+
+    def _text(self, c, e: Element, card: str) -> None:
+        """One line of text, shrunk to its box width if needed, centred vertically in its box."""
+        text = str(e.get("text", ""))
+        if not text:
+            return
+        field = e.get("field", "text")
+        self._check_glyphs(text, card, field)
+        x, y, w, h = self._box(e)
+        font = self.fonts.bold if e.get("bold") else self.fonts.regular
+        size = float(e.get("size", 9))
+        min_size = float(e.get("min_size", size * 0.6))
+        width = stringWidth(text, font, size)
+        if width > w:
+            size = size * w / width
+            if size < min_size - 1e-6:
+                raise CardTextError(card, field, f"{text!r} is too long for its {w / mm:.1f} mm line even at {min_size:g} pt")
+            width = stringWidth(text, font, size)
+        # Baseline so the em box (ascent ~0.88, descent ~0.12 for Noto Sans) centres in the box.
+        base = y + (h - size) / 2 + 0.14 * size
+        c.saveState()
+        c.setFillColor(color(e.get("color", "#000000")))
+        c.setFont(font, size)
+        align = e.get("align", "left")
+        if align == "center":
+            c.drawCentredString(x + w / 2, base, text)
+        elif align == "right":
+            c.drawRightString(x + w, base, text)
+        else:
+            c.drawString(x, base, text)
+        c.restoreState()
+
+    def _para(self, c, e: Element, card: str) -> None:
+        markup = str(e.get("text", ""))
+        if not markup.strip():
+            return
+        field = e.get("field", "text")
+        self._check_glyphs(plain_text(markup), card, field)
+        x, y, w, h = self._box(e)
+        size = float(e.get("size", 8.5))
+        min_size = float(e.get("min_size", 5.5))
+        leading = float(e.get("leading", 1.32))
+        style = ParagraphStyle(
+            "card", fontName=self.fonts.regular, fontSize=size, leading=size * leading,
+            textColor=color(e.get("color", "#000000")), alignment=_ALIGN[e.get("align", "left")],
+            wordWrap="CJK", allowWidows=1, allowOrphans=1,
+        )
+        key = (markup, w, h, size, min_size, leading, e.get("align", "left"))
+        fitted_size = self._fit_sizes.get(key)
+        if fitted_size is None:
+            try:
+                fitted = fit_paragraph(markup, style, w, h, size, min_size)
+            except TextOverflow as exc:
+                raise CardTextError(card, field, f"text does not fit its box even at {min_size:g} pt ({exc})") from None
+            self._fit_sizes[key] = fitted.size
+            para, ph = fitted.paragraph, fitted.height
+        else:
+            style.fontSize, style.leading = fitted_size, fitted_size * leading
+            para = Paragraph(markup, style)
+            _, ph = para.wrap(w, h)
+        valign = e.get("valign", "top")
+        top = y + h
+        if valign == "middle":
+            top = y + h - (h - ph) / 2
+        elif valign == "bottom":
+            top = y + ph
+        para.drawOn(c, x, top - ph)
+
+    def _art(self, c, e: Element, card: Card | None) -> None:
+        x, y, w, h = self._box(e)
+        radius = float(e.get("radius", 0)) * mm
+        c.saveState()
+        path = c.beginPath()
+        if radius:
+            path.roundRect(x, y, w, h, radius)
+        else:
+            path.rect(x, y, w, h)
+        c.clipPath(path, stroke=0, fill=0)
+        src = card.art_path if card is not None else None
+        if src is not None and src.is_file():
+            key = (src, float(e["w"]), float(e["h"]))
+            norm = self._art.get(key)
+            if norm is None:
+                norm = self._art[key] = normalised_art(src, float(e["w"]), float(e["h"]))
+            c.drawImage(str(norm), x, y, w, h, mask="auto" if norm.suffix == ".png" else None)
+        else:
+            self._placeholder(c, e, x, y, w, h, card)
+        c.restoreState()
+
+    def _placeholder(self, c, e: Element, x: float, y: float, w: float, h: float, card: Card | None) -> None:
+        """A designed stand-in for missing art: the type colour, fine hatching, the name's first glyph."""
+        base = color(e.get("color", "#50606e"))
+        dark = Color(base.red * 0.55, base.green * 0.55, base.blue * 0.55)
+        c.linearGradient(x, y + h, x + w, y, (base, dark), extend=True)
+        c.setStrokeColor(Color(1, 1, 1, alpha=0.10))
+        c.setLineWidth(0.6)
+        step = 2.2 * mm
+        k = -h
+        while k < w:
+            c.line(x + k, y, x + k + h, y + h)
+            k += step
+        label = str(e.get("label") or (card.name[:1] if card is not None else ""))
+        if label:
+            self._check_glyphs(label, card.id if card else "back", "name")
+            size = min(w, h) * 0.55
+            c.setFillColor(Color(1, 1, 1, alpha=0.22))
+            c.setFont(self.fonts.bold, size)
+            c.drawCentredString(x + w / 2, y + h / 2 - size * 0.36, label)
+
+    def _image(self, c, e: Element) -> None:
+        x, y, w, h = self._box(e)
+        src = Path(str(e["src"]))
+        if not src.is_absolute() and self.base_dir is not None:
+            src = self.base_dir / src
+        c.drawImage(str(src), x, y, w, h, mask="auto", preserveAspectRatio=bool(e.get("keep_ratio", True)))
+
+    # ------------------------------------------------------------------ entry point
+    def paint(self, c, elements: Sequence[Element], card: Card | None = None, label: str = "back") -> None:
+        """Draw ``elements`` with the card's trim bottom-left at the canvas origin."""
+        name = card.id if card is not None else label
+        for e in elements:
+            kind = e.kind
+            if kind == "rect":
+                self._rect(c, e)
+            elif kind == "para":
+                self._para(c, e, name)
+            elif kind == "text":
+                self._text(c, e, name)
+            elif kind == "art":
+                self._art(c, e, card)
+            elif kind == "circle":
+                self._circle(c, e)
+            elif kind == "line":
+                self._line(c, e)
+            elif kind == "polygon":
+                self._polygon(c, e)
+            elif kind == "image":
+                self._image(c, e)
+
+
+class CardFlowable(Flowable):
+    """A card face (or back) as a platypus flowable, scaled to ``width_mm`` (for rulebooks).
+
+    Drawn by the same painter and templates as the card sheets, clipped to the trim.
+    """
+
+    def __init__(self, painter: CardPainter, elements: Sequence[Element], card: Card | None, width_mm: float,
+                 corner_mm: float = 3.0):
+        super().__init__()
+        self.painter, self.elements, self.card = painter, elements, card
+        self.scale = width_mm / painter.w_mm
+        self.width = width_mm * mm
+        self.height = painter.h_mm * self.scale * mm
+        self.corner = corner_mm * self.scale * mm
+
+    def wrap(self, availWidth, availHeight):
+        return self.width, self.height
+
+    def draw(self):
+        c = self.canv
+        c.saveState()
+        path = c.beginPath()
+        path.roundRect(0, 0, self.width, self.height, self.corner)
+        c.clipPath(path, stroke=0, fill=0)
+        c.scale(self.scale, self.scale)
+        self.painter.paint(c, self.elements, self.card)
+        c.restoreState()
+        c.saveState()
+        c.setStrokeColor(Color(0, 0, 0, alpha=0.35))
+        c.setLineWidth(0.4)
+        c.roundRect(0, 0, self.width, self.height, self.corner, stroke=1, fill=0)
+        c.restoreState()
