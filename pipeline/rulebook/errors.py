@@ -1,0 +1,31 @@
+"""Errors the rulebook build reports. Each names what is wrong and where."""
+
+from __future__ import annotations
+
+from engine.errors import CardpressError
+
+
+class RulebookError(CardpressError):
+    """Base class of rulebook problems."""
+
+
+class RulebookTemplateError(RulebookError):
+    """The rulebook source (Markdown + Jinja) or the glossary could not be rendered."""
+
+
+class MissingGlyphs(RulebookError):
+    """Text that would be printed contains characters the embedded font cannot draw."""
+
+    def __init__(self, section: str, chars: str):
+        self.section, self.chars = section, chars
+        shown = " ".join(f"{c!r} (U+{ord(c):04X})" for c in chars)
+        super().__init__(f"section {section!r}: the font has no glyph for {shown}")
+
+
+class UnknownTerm(RulebookError):
+    """``cardpress rules`` found neither a glossary entry nor any section mentioning the term."""
+
+    def __init__(self, game: str, term: str, suggestions: list[str]):
+        self.term, self.suggestions = term, suggestions
+        hint = f"; did you mean: {'、'.join(suggestions)}?" if suggestions else ""
+        super().__init__(f"{game}: no rule or glossary entry mentions {term!r}{hint}")
