@@ -1,0 +1,320 @@
+"""The Backrooms TCG (后室TCG) at the table: setup, phase hooks, limits and losses.
+
+Every function is pure: state (and the game's numbers in ``ctx``) in, events out.
+
+Decisions taken here beyond RULES.md (shown in the log as reasons):
+- each player starts with one outpost on the field (otherwise "no outpost standing" would end
+  every game before it began);
+- a level cut sends every outpost of the old level away with it (RULES.md: the cut-out level
+  is stacked with its outposts); a player then places a new outpost or carries one of those;
+- the turn that saw a cut cannot end until every player has placed or carried (the seed repeats
+  the obligation in every phase of that turn);
+- a phase cannot end with an unresolved chain;
+- an outpost is destroyed at 0 HP or less, like units (house clarification).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..decks import Deck
+from ..tracker import events as ev
+from ..tracker.core import Batch, Context, IllegalCommand, count, who
+from ..tracker.state import PlayerState, State
+
+RULESET = "backrooms"
+
+
+# ---------------------------------------------------------------------------- setup
+
+
+def public_levels_of(ctx: Context, deck: Deck) -> list[str]:
+    """Names of the public level cards in ``deck``, in deck order (unknown ids are skipped)."""
+    names = []
+    for card_id, _ in deck.entries:
+        card = ctx.cards.get(card_id)
+        if card is not None and card.type == "level" and card.get("scope") == "public":
+            names.append(card.name)
+    return names
+
+
+def level_pile(ctx: Context, players: int, first: int, levels: tuple[str, ...] = (),
+               decks: Mapping[int, Deck] | None = None) -> tuple[str, ...]:
+    """The public level pile: ``levels`` (card ids or names; unknown text is kept as typed),
+    else the public levels each player brought, interleaved starting with the first player."""
+    if levels:
+        return tuple((ctx.card(t).name if ctx.card(t) else t) for t in (x.strip() for x in levels) if t)
+    per_player = [public_levels_of(ctx, decks[i]) if decks and i in decks else [] for i in range(players)]
+    order = [(first + k) % players for k in range(players)]
+    pile: list[str] = []
+    for depth in range(max((len(x) for x in per_player), default=0)):
+        for i in order:
+            if depth < len(per_player[i]):
+                pile.append(per_player[i][depth])
+    return tuple(pile)
+
+
+def setup(ctx: Context, players: tuple[str, ...], first: int, levels: tuple[str, ...] = (),
+          decks: Mapping[int, Deck] | None = None) -> list[ev.Event]:
+    n = ctx.numbers
+    pile = level_pile(ctx, len(players), first, levels, decks)
+    if not pile:
+        raise IllegalCommand("backrooms needs a public level pile: give --levels \"L1,L2,…\" "
+                             "or each player's --deck with public level cards")
+    second = (first + 1) % len(players)
+    events: list[ev.Event] = [
+        ev.GameStarted(game=ctx.defn.id, ruleset=RULESET, players=players, first=first, level_pile=pile,
+                       starting=(("cost", n.starting_cost), ("carries_left", n.outpost_carries_per_game)),
+                       reason=f"开局：费用{n.starting_cost}，首个层级：{pile[0]}"),
+    ]
+    events += [ev.OutpostPlaced(player=i, hp=n.outpost_hp, reason="开局：各放置1座前哨站") for i in range(len(players))]
+    events.append(ev.ReminderGiven(
+        text=f"开局：先手{players[first]}抽{n.opening_hand_first}张，后手{players[second]}抽{n.opening_hand_second}张",
+        reason="开局抽牌"))
+    return events
+
+
+# ---------------------------------------------------------------------------- levels
+
+
+def is_cut_turn(state: State, ctx: Context) -> bool:
+    """The first turn of rounds 6, 11, 16… (after every ``level_cycle_rounds`` completed rounds)."""
+    period = ctx.numbers.level_cycle_rounds
+    first_of_round = (state.turn - 1) % len(state.players) == 0
+    return first_of_round and state.round > 1 and (state.round - 1) % period == 0
+
+
+def next_cut_round(state: State, ctx: Context) -> int:
+    period = ctx.numbers.level_cycle_rounds
+    return ((max(state.round, 1) - 1) // period + 1) * period + 1
+
+
+def rounds_to_cut(state: State, ctx: Context) -> int:
+    """Rounds until the next cut: 5 in round 1, 1 in round 5, 5 again in round 6."""
+    return next_cut_round(state, ctx) - max(state.round, 1)
+
+
+def next_level(state: State) -> str | None:
+    if not state.level_pile:
+        return None
+    return state.level_pile[(state.level_index + 1) % len(state.level_pile)]
+
+
+# ---------------------------------------------------------------------------- hooks
+
+
+def first_phase(state: State, ctx: Context) -> str:
+    return ctx.defn.phases[0].id
+
+
+def on_turn_begin(state: State, ctx: Context) -> list[ev.Event]:
+    if not is_cut_turn(state, ctx):
+        return []
+    index = (state.level_index + 1) % len(state.level_pile)
+    cycled = "（层级牌堆用尽，从第一张重新开始）" if index == 0 else ""
+    return [ev.LevelCut(
+        cut_out=state.level or "", cut_in=state.level_pile[index], level_index=index,
+        reason=f"第{state.round}回合开始：每{ctx.numbers.level_cycle_rounds}回合切出层级{cycled}")]
+
+
+def _placement_reminders(state: State, ctx: Context) -> list[ev.Event]:
+    out = []
+    for i, p in enumerate(state.players):
+        if p.must_place_outpost:
+            carry = f"或带入前哨（剩余{p.carries_left}次）" if p.carries_left and p.cut_out_outposts else ""
+            out.append(ev.ReminderGiven(text=f"{p.name}须放置新前哨站{carry}", player=i, reason="层级切出后"))
+    return out
+
+
+def on_enter(state: State, ctx: Context) -> list[ev.Event]:
+    n = ctx.numbers
+    phase = state.phase
+    me = state.players[state.active]
+    out: list[ev.Event] = []
+    if phase == "draw":
+        if is_cut_turn(state, ctx):
+            out.append(ev.ReminderGiven(text=f"层级切出：当前层级为{state.level}", reason="层级切换"))
+        out.append(ev.ReminderGiven(text=f"{me.name}抽{n.draw_per_turn}张牌", player=state.active, reason="抽牌阶段"))
+        nxt = next_level(state)
+        out.append(ev.ReminderGiven(text=f"{rounds_to_cut(state, ctx)}回合后切出层级：下一层级是{nxt}",
+                                    reason="层级倒计时"))
+    if phase == n.cost_phase:
+        gain = state.turn
+        out.append(ev.CostGained(player=state.active, amount=gain,
+                                 reason=f"{ctx.phase_name(phase)}：获得等于当前轮数（第{state.turn}轮）的费用"))
+        out.append(ev.ReminderGiven(text=f"{me.name}获得{gain}费用（共{me.cost + gain}）", player=state.active,
+                                    reason=ctx.phase_name(phase)))
+    description = ctx.defn.phase(phase).description
+    if description and phase not in ("draw", n.cost_phase):
+        out.append(ev.ReminderGiven(text=description, reason=ctx.phase_name(phase)))
+    return out + _placement_reminders(state, ctx)
+
+
+def on_exit(state: State, ctx: Context) -> list[ev.Event]:
+    if state.chain:
+        raise IllegalCommand(f"the chain has {len(state.chain)} unresolved link(s): resolve it before leaving "
+                             f"{ctx.phase_name(state.phase)} (chain resolve)")
+    if state.phase == ctx.defn.phases[-1].id:
+        waiting = [p.name for p in state.players if p.must_place_outpost]
+        if waiting:
+            raise IllegalCommand(f"after the level cut {', '.join(waiting)} must place a new outpost "
+                                 f"(place) or carry one (carry) before the turn ends")
+    return []
+
+
+def losers(state: State, ctx: Context) -> list[tuple[int, str]]:
+    limit = ctx.numbers.outposts_destroyed_to_lose
+    out = []
+    for i, p in enumerate(state.players):
+        if p.outposts_destroyed >= limit:
+            out.append((i, f"的前哨站已被摧毁{p.outposts_destroyed}座（{limit}座即失败）"))
+        elif not p.outposts and not p.must_place_outpost:
+            out.append((i, "场上没有前哨站"))
+    return out
+
+
+# ---------------------------------------------------------------------------- commands
+
+
+def _outpost(p: PlayerState, number: Any) -> int:
+    if not p.outposts:
+        raise IllegalCommand(f"{p.name} has no outpost standing")
+    index = count(number, "outpost number") - 1
+    if index >= len(p.outposts):
+        raise IllegalCommand(f"{p.name} has {len(p.outposts)} outpost(s); there is no outpost {index + 1}")
+    return index
+
+
+def spend(state: State, ctx: Context, player: Any, amount: Any, why: str = "") -> list[ev.Event]:
+    """Pay cost from a player's pool; refused beyond what the pool holds."""
+    i = who(state, player)
+    n = count(amount, "cost to spend")
+    have = state.players[i].cost
+    if n > have:
+        raise IllegalCommand(f"{state.players[i].name} has {have} cost; cannot spend {n}")
+    return [ev.CostSpent(player=i, amount=n, reason=why or "花费费用")]
+
+
+def gain(state: State, ctx: Context, player: Any, amount: Any, why: str = "") -> list[ev.Event]:
+    """Cost gained from a card effect (the prepare-phase gain is automatic)."""
+    i = who(state, player)
+    return [ev.CostGained(player=i, amount=count(amount, "cost to gain"), reason=why or "卡牌效果")]
+
+
+def damage(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 1, why: str = "") -> list[ev.Event]:
+    """Damage one of ``player``'s outposts; at 0 HP or less it is destroyed."""
+    i = who(state, player)
+    p = state.players[i]
+    k = _outpost(p, outpost)
+    n = count(amount, "damage")
+    out: list[ev.Event] = [ev.OutpostDamaged(player=i, index=k, amount=n, reason=why or "攻击/效果伤害")]
+    if p.outposts[k] - n <= ctx.numbers.unit_destroyed_at_hp:
+        out.append(ev.OutpostDestroyed(player=i, index=k,
+                                       reason=f"前哨站生命值降至{p.outposts[k] - n}（≤{ctx.numbers.unit_destroyed_at_hp}即摧毁）"))
+    return out
+
+
+def repair(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 1, why: str = "") -> list[ev.Event]:
+    i = who(state, player)
+    k = _outpost(state.players[i], outpost)
+    return [ev.OutpostRepaired(player=i, index=k, amount=count(amount, "repair"), reason=why or "卡牌效果")]
+
+
+def place(state: State, ctx: Context, player: Any) -> list[ev.Event]:
+    """Build an outpost (free), or place the new outpost a level cut demands."""
+    i = who(state, player)
+    why = "层级切出后放置新前哨站" if state.players[i].must_place_outpost else "建立前哨站（免费）"
+    return [ev.OutpostPlaced(player=i, hp=ctx.numbers.outpost_hp, reason=why)]
+
+
+def carry(state: State, ctx: Context, player: Any, outpost: Any = 1) -> list[ev.Event]:
+    """After a cut, carry an outpost of the old level into the new one instead of placing a new one."""
+    i = who(state, player)
+    p = state.players[i]
+    if not p.must_place_outpost:
+        raise IllegalCommand(f"{p.name} can carry an outpost only right after a level cut, before placing one")
+    if p.carries_left <= 0:
+        raise IllegalCommand(f"{p.name} has carried {ctx.numbers.outpost_carries_per_game} times already "
+                             f"(the limit per game); place a new outpost instead")
+    if not p.cut_out_outposts:
+        raise IllegalCommand(f"{p.name} had no outpost on the cut-out level to carry")
+    k = count(outpost, "outpost number") - 1
+    if k >= len(p.cut_out_outposts):
+        raise IllegalCommand(f"{p.name} had {len(p.cut_out_outposts)} outpost(s) on the old level; no outpost {k + 1}")
+    left = p.carries_left - 1
+    return [ev.OutpostCarried(player=i, index=k, reason=f"带入下一层级（本局剩余{left}次）")]
+
+
+def chain_push(state: State, ctx: Context, player: Any, text: str, negates: Any = None) -> list[ev.Event]:
+    """Add a link to the chain (a response); ``negates`` = the link number it negates on resolving."""
+    i = who(state, player)
+    target = None
+    if negates not in (None, ""):
+        target = count(negates, "negated link")
+        if target > len(state.chain):
+            raise IllegalCommand(f"the chain has {len(state.chain)} link(s); there is no link {target} to negate")
+    if not str(text).strip():
+        raise IllegalCommand("a chain link needs a description of the effect")
+    return [ev.ChainLinkAdded(player=i, text=str(text).strip(), negates=target,
+                              reason="发动效果" if not state.chain else "连锁响应")]
+
+
+def chain_negate(state: State, ctx: Context, link: Any) -> list[ev.Event]:
+    """Negate a link now (by an effect outside the chain); it will still resolve, as nothing."""
+    k = count(link, "link number")
+    found = [l for l in state.chain if l.number == k]
+    if not found:
+        raise IllegalCommand(f"there is no link {k} in the chain")
+    if found[0].negated:
+        raise IllegalCommand(f"link {k} is already negated")
+    return [ev.ChainLinkNegated(link=k, reason="被无效")]
+
+
+def chain_resolve(state: State, ctx: Context, one: bool = False) -> list[ev.Event]:
+    """Resolve the chain last-in-first-out (or only its top link with ``one``)."""
+    if not state.chain:
+        raise IllegalCommand("the chain is empty")
+    batch = Batch(state)
+    order: list[int] = []
+    while batch.state.chain:
+        link = batch.state.chain[-1]
+        order.append(link.number)
+        what = "无效化，不产生效果" if link.negated else "处理"
+        batch.emit(ev.ChainLinkResolved(link=link.number, text=link.text, negated=link.negated,
+                                        reason=f"连锁后发先至：连锁{link.number}{what}"))
+        if link.negates and not link.negated:
+            target = [l for l in batch.state.chain if l.number == link.negates]
+            if target and not target[0].negated:
+                batch.emit(ev.ChainLinkNegated(link=link.negates, reason=f"连锁{link.number}的效果使其无效"))
+        if one:
+            break
+    if not batch.state.chain:
+        batch.emit(ev.ChainCleared(order=tuple(order), reason="连锁处理完毕"))
+    return batch.events
+
+
+COMMANDS = {
+    "spend": spend, "gain": gain, "damage": damage, "repair": repair, "place": place, "carry": carry,
+    "chain_push": chain_push, "chain_negate": chain_negate, "chain_resolve": chain_resolve,
+}
+
+
+# ---------------------------------------------------------------------------- views
+
+
+def player_json(p: PlayerState, state: State, ctx: Context) -> dict[str, Any]:
+    return {"cost": p.cost, "outposts": list(p.outposts), "outposts_destroyed": p.outposts_destroyed,
+            "carries_left": p.carries_left, "must_place_outpost": p.must_place_outpost}
+
+
+def state_json(state: State, ctx: Context) -> dict[str, Any]:
+    return {
+        "level": state.level, "next_level": next_level(state), "rounds_to_cut": rounds_to_cut(state, ctx),
+        "level_pile": list(state.level_pile), "cuts": state.cuts,
+        "chain": [{"link": l.number, "player": state.players[l.player].name, "text": l.text,
+                   "negates": l.negates, "negated": l.negated} for l in state.chain],
+        "last_resolution": list(state.last_resolution),
+    }
+
+#: Questions that change nothing (``LiveGame.query``).
+QUERIES: tuple[str, ...] = ()

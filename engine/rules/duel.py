@@ -1,0 +1,274 @@
+"""The two-player 主战者 duel at the table: life, first-turn rules, per-turn skill and descent limits.
+
+Tracked counts per player: life, deck, hand, fighters on field, netherworld. Cards gained at the
+hand limit go to the netherworld instead (the rule), drawing from an empty deck loses.
+
+Decisions beyond RULES.md: a player with no deck file starts with ``deck.min_size`` cards
+minus the opening hand (the duel deck is exactly 40); life at 0 or less loses.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..decks import Deck
+from ..tracker import events as ev
+from ..tracker.core import Batch, Context, IllegalCommand, count, require_active, require_phase, signed, who
+from ..tracker.state import PlayerState, State
+
+RULESET = "duel"
+
+DRAW_SKILLS = {"draw1": "抽1张", "fill": "补满手牌"}
+IN_TURN_SKILLS = {
+    "send2": "2张手牌送去幽冥，抽1张",
+    "send3": "3张手牌送去幽冥，抽1张",
+    "sendall": "全部手牌送去幽冥，从幽冥取回1张",
+    "pierce": "本回合主战者的下一次攻击获得贯穿",
+}
+MAIN = "main"
+DRAW = "draw"
+
+
+def setup(ctx: Context, players: tuple[str, ...], first: int, levels: tuple[str, ...] = (),
+          decks: Mapping[int, Deck] | None = None) -> list[ev.Event]:
+    n = ctx.numbers
+    if levels:
+        raise IllegalCommand("--levels is for backrooms; duel has no levels")
+    sizes = tuple((decks[i].size if decks and i in decks else ctx.defn.deck.min_size) - n.opening_hand
+                  for i in range(len(players)))
+    if min(sizes) < 0:
+        raise IllegalCommand("a deck is smaller than the opening hand")
+    return [
+        ev.GameStarted(game=ctx.defn.id, ruleset=RULESET, players=players, first=first, deck_sizes=sizes,
+                       starting=(("life", n.starting_life), ("hand", n.opening_hand)),
+                       reason=f"开局：生命{n.starting_life}，各抽{n.opening_hand}张起手"),
+    ]
+
+
+def is_first_turn(state: State) -> bool:
+    return state.turn == 1
+
+
+def first_phase(state: State, ctx: Context) -> str:
+    # The very first turn skips turn start and the draw phase.
+    return MAIN if is_first_turn(state) else ctx.defn.phases[0].id
+
+
+def on_turn_begin(state: State, ctx: Context) -> list[ev.Event]:
+    return []
+
+
+def on_enter(state: State, ctx: Context) -> list[ev.Event]:
+    n = ctx.numbers
+    me = state.players[state.active]
+    out: list[ev.Event] = []
+    phase = state.phase
+    if phase == DRAW:
+        out.append(ev.ReminderGiven(text=f"抽牌技能（每回合{n.draw_skills_per_turn}次）：抽1张，或补满至{n.draw_skill_fill_to}张手牌",
+                                    player=state.active, reason=ctx.phase_name(phase)))
+    elif phase == MAIN:
+        if is_first_turn(state):
+            out.append(ev.ReminderGiven(text=f"先手第一回合：战斗伤害为{n.first_turn_battle_damage}",
+                                        player=state.active, reason="先手规则"))
+        out.append(ev.ReminderGiven(
+            text=f"降临{n.descents_per_turn}次、回合内技能{n.in_turn_skills_per_turn}次；场上主战者至多{n.max_fighters}名",
+            player=state.active, reason=ctx.phase_name(phase)))
+    elif phase == ctx.defn.phases[-1].id:
+        over = f"（{me.name}现有{me.hand}张，超出上限）" if me.hand > n.hand_limit else ""
+        out.append(ev.ReminderGiven(text=f"手牌上限{n.hand_limit}张：达到上限时获得的牌送去幽冥{over}",
+                                    player=state.active, reason=ctx.phase_name(phase)))
+    else:
+        description = ctx.defn.phase(phase).description
+        if description:
+            out.append(ev.ReminderGiven(text=description, reason=ctx.phase_name(phase)))
+    return out
+
+
+def on_exit(state: State, ctx: Context) -> list[ev.Event]:
+    return []
+
+
+def losers(state: State, ctx: Context) -> list[tuple[int, str]]:
+    out = []
+    for i, p in enumerate(state.players):
+        if p.life <= 0:
+            out.append((i, f"生命值降至{p.life}"))
+        elif p.decked_out:
+            out.append((i, "须从空牌库抽牌"))
+    return out
+
+
+# ---------------------------------------------------------------------------- commands
+
+
+def _draw(state: State, i: int, n_cards: int, ctx: Context, why: str) -> list[ev.Event]:
+    """Draw one by one: at the hand limit a card goes to the netherworld; an empty deck loses."""
+    batch = Batch(state)
+    limit = ctx.numbers.hand_limit
+    for _ in range(n_cards):
+        p = batch.state.players[i]
+        if p.deck is not None and p.deck == 0:
+            batch.emit(ev.DrawFailed(player=i, reason=f"{why}：牌库已空，无法抽牌"))
+            break
+        if p.hand >= limit:
+            batch.emit(ev.CardsMoved(player=i, source="deck", dest="netherworld", count=1,
+                                     reason=f"{why}：手牌已达上限{limit}，改为送去幽冥（不触发送去幽冥效果）"))
+        else:
+            batch.emit(ev.CardsMoved(player=i, source="deck", dest="hand", count=1, reason=why))
+    return batch.events
+
+
+def draw(state: State, ctx: Context, player: Any, cards: Any = 1, why: str = "") -> list[ev.Event]:
+    """Draw by a card effect (the draw skill is ``draw_skill``)."""
+    i = who(state, player)
+    return _draw(state, i, count(cards, "cards to draw"), ctx, why or "抽牌")
+
+
+def draw_skill(state: State, ctx: Context, player: Any, kind: str = "draw1") -> list[ev.Event]:
+    """The draw phase's one draw skill: ``draw1`` or ``fill`` (up to the fill size)."""
+    n = ctx.numbers
+    i = who(state, player)
+    require_active(state, i, "draw skill")
+    require_phase(state, ctx, (DRAW,), "the draw skill")
+    if kind not in DRAW_SKILLS:
+        raise IllegalCommand(f"unknown draw skill {kind!r}; choose {', '.join(DRAW_SKILLS)}")
+    p = state.players[i]
+    if p.draw_skills_used >= n.draw_skills_per_turn:
+        raise IllegalCommand(f"{p.name} already used the draw skill this turn ({n.draw_skills_per_turn} per turn)")
+    cards = 1 if kind == "draw1" else max(0, n.draw_skill_fill_to - p.hand)
+    used = ev.SkillUsed(player=i, kind=kind, draw_skill=True, reason=f"抽牌技能：{DRAW_SKILLS[kind]}")
+    return [used] + _draw(Batch(state).emit(used).state, i, cards, ctx, f"抽牌技能（{DRAW_SKILLS[kind]}）")
+
+
+def skill(state: State, ctx: Context, player: Any, kind: str) -> list[ev.Event]:
+    """An in-turn skill (send2, send3, sendall, pierce), at most the per-turn limit."""
+    n = ctx.numbers
+    i = who(state, player)
+    require_active(state, i, "in-turn skill")
+    require_phase(state, ctx, (MAIN,), "in-turn skills")
+    if kind not in IN_TURN_SKILLS:
+        raise IllegalCommand(f"unknown in-turn skill {kind!r}; choose {', '.join(IN_TURN_SKILLS)}")
+    p = state.players[i]
+    if p.in_turn_skills_used >= n.in_turn_skills_per_turn:
+        raise IllegalCommand(f"{p.name} used {p.in_turn_skills_used}/{n.in_turn_skills_per_turn} in-turn skills this turn")
+    used = ev.SkillUsed(player=i, kind=kind, draw_skill=False,
+                        reason=f"回合内技能{p.in_turn_skills_used + 1}/{n.in_turn_skills_per_turn}：{IN_TURN_SKILLS[kind]}")
+    batch = Batch(state).emit(used)
+    if kind in ("send2", "send3"):
+        k = int(kind[-1])
+        if p.hand < k:
+            raise IllegalCommand(f"{p.name} has {p.hand} card(s) in hand; {kind} needs {k}")
+        batch.emit(ev.CardsMoved(player=i, source="hand", dest="netherworld", count=k, reason=IN_TURN_SKILLS[kind]))
+        batch.emit(*_draw(batch.state, i, 1, ctx, IN_TURN_SKILLS[kind]))
+    elif kind == "sendall":
+        if p.netherworld < 1 and p.hand < 1:
+            raise IllegalCommand(f"{p.name} has no hand and an empty netherworld")
+        if p.hand:
+            batch.emit(ev.CardsMoved(player=i, source="hand", dest="netherworld", count=p.hand, reason=IN_TURN_SKILLS[kind]))
+        batch.emit(ev.CardsMoved(player=i, source="netherworld", dest="hand", count=1, reason="从幽冥取回1张"))
+    return batch.events
+
+
+def descend(state: State, ctx: Context, player: Any, rank: Any = 0) -> list[ev.Event]:
+    """Put a rank 0–1 card from hand onto the field as a fighter (2 per turn, ≤ 5 fighters)."""
+    n = ctx.numbers
+    i = who(state, player)
+    require_active(state, i, "descent")
+    require_phase(state, ctx, (MAIN,), "descents")
+    r = count(rank, "rank", minimum=0)
+    p = state.players[i]
+    if r > n.direct_descent_max_rank:
+        raise IllegalCommand(f"a rank {r} card cannot descend directly (rank ≤ {n.direct_descent_max_rank}); "
+                             f"rank it up onto a ready fighter of rank {r - 1} (rank_up)")
+    if p.descents_used >= n.descents_per_turn:
+        raise IllegalCommand(f"{p.name} used {p.descents_used}/{n.descents_per_turn} descents this turn")
+    if p.field >= n.max_fighters:
+        raise IllegalCommand(f"{p.name} has {p.field} fighters on the field (at most {n.max_fighters})")
+    if p.hand < 1:
+        raise IllegalCommand(f"{p.name} has no card in hand")
+    return [
+        ev.DescentMade(player=i, rank=r, reason=f"降临{p.descents_used + 1}/{n.descents_per_turn}"),
+        ev.CardsMoved(player=i, source="hand", dest="field", count=1, reason=f"阶级{r}主战者降临"),
+    ]
+
+
+def rank_up(state: State, ctx: Context, player: Any, rank: Any = 2) -> list[ev.Event]:
+    """Rank a card up onto a ready fighter of one rank less (unlimited; not a descent)."""
+    i = who(state, player)
+    require_active(state, i, "rank up")
+    require_phase(state, ctx, (MAIN,), "ranking up")
+    r = count(rank, "rank", minimum=1)
+    p = state.players[i]
+    if p.field < 1:
+        raise IllegalCommand(f"{p.name} has no fighter to rank up onto")
+    if p.hand < 1:
+        raise IllegalCommand(f"{p.name} has no card in hand")
+    return [ev.CardsMoved(player=i, source="hand", dest="source", count=1,
+                          reason=f"升阶：阶级{r}叠放在阶级{r - 1}的战备主战者上（不消耗降临次数）")]
+
+
+def slain(state: State, ctx: Context, player: Any, fighters: Any = 1, assists: Any = 0) -> list[ev.Event]:
+    """Fighters (and their assists) of ``player`` died: field → netherworld."""
+    i = who(state, player)
+    k = count(fighters, "fighters")
+    a = count(assists, "assists", minimum=0)
+    p = state.players[i]
+    if k > p.field:
+        raise IllegalCommand(f"{p.name} has only {p.field} fighter(s) on the field")
+    return [ev.CardsMoved(player=i, source="field", dest="netherworld", count=k + a,
+                          reason=f"{k}名主战者战死" + (f"，{a}张协助牌一同送去幽冥" if a else ""))]
+
+
+def move(state: State, ctx: Context, player: Any, source: str, dest: str, cards: Any = 1, why: str = "") -> list[ev.Event]:
+    """Move cards between counted zones by a card effect (deck, hand, field, netherworld)."""
+    i = who(state, player)
+    k = count(cards, "cards")
+    zones = ("deck", "hand", "field", "netherworld")
+    for z in (source, dest):
+        if z not in zones:
+            raise IllegalCommand(f"unknown zone {z!r}; zones: {', '.join(zones)}")
+    p = state.players[i]
+    have = getattr(p, source)
+    if have is not None and have < k:
+        raise IllegalCommand(f"{p.name} has {have} card(s) in {source}")
+    return [ev.CardsMoved(player=i, source=source, dest=dest, count=k, reason=why or "卡牌效果")]
+
+
+def life(state: State, ctx: Context, player: Any, delta: Any, why: str = "") -> list[ev.Event]:
+    """Change a player's life by an effect: ``-3`` or ``+2``."""
+    i = who(state, player)
+    return [ev.LifeChanged(player=i, delta=signed(delta, "life change"), reason=why or "卡牌效果")]
+
+
+def battle(state: State, ctx: Context, player: Any, amount: Any) -> list[ev.Event]:
+    """``player`` takes battle damage; it is 0 on the first player's very first turn."""
+    i = who(state, player)
+    n = count(amount, "battle damage", minimum=0)
+    if is_first_turn(state):
+        n, why = ctx.numbers.first_turn_battle_damage, f"先手第一回合：战斗伤害为{ctx.numbers.first_turn_battle_damage}（原为{n}）"
+    else:
+        why = "战斗伤害"
+    return [ev.LifeChanged(player=i, delta=-n, reason=why)]
+
+
+COMMANDS = {
+    "draw": draw, "draw_skill": draw_skill, "skill": skill, "descend": descend, "rank_up": rank_up,
+    "slain": slain, "move": move, "life": life, "battle": battle,
+}
+
+
+def player_json(p: PlayerState, state: State, ctx: Context) -> dict[str, Any]:
+    n = ctx.numbers
+    return {
+        "life": p.life, "deck": p.deck, "hand": p.hand, "fighters": p.field, "netherworld": p.netherworld,
+        "descents_used": p.descents_used, "descents_per_turn": n.descents_per_turn,
+        "in_turn_skills_used": p.in_turn_skills_used, "in_turn_skills_per_turn": n.in_turn_skills_per_turn,
+        "draw_skill_used": p.draw_skills_used >= n.draw_skills_per_turn, "pierce": p.pierce,
+    }
+
+
+def state_json(state: State, ctx: Context) -> dict[str, Any]:
+    return {"first_turn": is_first_turn(state)}
+
+#: Questions that change nothing (``LiveGame.query``).
+QUERIES: tuple[str, ...] = ()

@@ -1,0 +1,257 @@
+"""The decider: commands in, events out. Pure functions over ``State``; nothing here touches disk.
+
+A command is a plain function ``fn(state, ctx, **args) -> list[Event]`` that raises
+``IllegalCommand`` to refuse. ``run_command`` wraps every command the same way: refuse when the
+game is over, run it, then let the game's rules end the game if someone has lost. Phase changes
+(``next``) run the game's hooks (on exit, on turn begin, on enter); everything a hook produces
+is returned with the command, so one undo takes it all back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Callable, Mapping
+
+from ..cards import Card
+from ..definitions import GameDefinition
+from ..errors import CardpressError
+from . import events as ev
+from .state import State, apply
+
+Command = Callable[..., list[ev.Event]]
+
+
+class TrackerError(CardpressError):
+    """Base of the live-game tracker's errors."""
+
+
+class IllegalCommand(TrackerError):
+    """A command the rules (or the state of the game) refuse; nothing was changed."""
+
+
+class GameOver(IllegalCommand):
+    """The game has ended: only undo, redo and reading the game are allowed."""
+
+
+class UnknownCommand(IllegalCommand):
+    """No such command for this game."""
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the rules may consult besides the state: the definition, the game's rules module, its cards."""
+
+    defn: GameDefinition
+    rules: ModuleType
+    cards: Mapping[str, Card] = field(default_factory=dict)
+
+    @property
+    def numbers(self) -> Any:
+        return self.defn.rules
+
+    def phase_name(self, phase_id: str) -> str:
+        try:
+            return self.defn.phase(phase_id).name
+        except KeyError:
+            return phase_id
+
+    def card(self, key: str) -> Card | None:
+        """A card by id or (exact) name, or None when the game's card data does not know it."""
+        if key in self.cards:
+            return self.cards[key]
+        for card in self.cards.values():
+            if card.name == key:
+                return card
+        return None
+
+
+class Batch:
+    """Events being decided, each applied at once so the next decision sees its effect."""
+
+    def __init__(self, state: State):
+        self.state = state
+        self.events: list[ev.Event] = []
+
+    def emit(self, *events: ev.Event) -> "Batch":
+        for event in events:
+            self.state = apply(self.state, event)
+            self.events.append(event)
+        return self
+
+
+# ---------------------------------------------------------------------------- argument helpers
+
+
+def who(state: State, token: Any) -> int:
+    """A player index from a name (case-insensitive) or a 1-based seat number."""
+    names = [p.name for p in state.players]
+    if isinstance(token, int) and not isinstance(token, bool):
+        if 1 <= token <= len(names):
+            return token - 1
+    else:
+        text = str(token).strip()
+        for i, name in enumerate(names):
+            if name == text:
+                return i
+        for i, name in enumerate(names):
+            if name.casefold() == text.casefold():
+                return i
+        if text.isdigit() and 1 <= int(text) <= len(names):
+            return int(text) - 1
+    raise IllegalCommand(f"unknown player {token!r}; the players are {', '.join(names)}")
+
+
+def count(value: Any, what: str, minimum: int = 1) -> int:
+    """A whole number ≥ ``minimum`` from a command argument."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise IllegalCommand(f"{what} must be a whole number, got {value!r}") from None
+    if number < minimum:
+        raise IllegalCommand(f"{what} must be at least {minimum}, got {number}")
+    return number
+
+
+def signed(value: Any, what: str) -> int:
+    """A non-zero whole number, ``+3`` or ``-2``."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise IllegalCommand(f"{what} must be a whole number like +3 or -2, got {value!r}") from None
+    if number == 0:
+        raise IllegalCommand(f"{what} of 0 changes nothing")
+    return number
+
+
+def require_active(state: State, player: int, what: str) -> None:
+    if player != state.active:
+        raise IllegalCommand(
+            f"{what}: it is {state.players[state.active].name}'s turn, not {state.players[player].name}'s"
+        )
+
+
+def require_phase(state: State, ctx: Context, phases: tuple[str, ...], what: str) -> None:
+    if state.phase not in phases:
+        allowed = "、".join(ctx.phase_name(p) for p in phases)
+        raise IllegalCommand(f"{what} only in {allowed} (now: {ctx.phase_name(state.phase)})")
+
+
+# ---------------------------------------------------------------------------- turn flow
+
+
+def round_of(turn: int, players: int) -> int:
+    """Turn 1, 2 → round 1; turn 11 → round 6 (two players)."""
+    return (turn - 1) // players + 1
+
+
+def _enter(batch: Batch, ctx: Context, phase: str, reason: str) -> None:
+    batch.emit(ev.PhaseEntered(phase=phase, reason=reason))
+    batch.emit(*ctx.rules.on_enter(batch.state, ctx))
+
+
+def begin_turn(batch: Batch, ctx: Context, turn: int, player: int) -> None:
+    """Start ``turn`` for ``player``: turn hooks, then the turn's first phase and its reminders."""
+    s = batch.state
+    batch.emit(ev.TurnBegan(turn=turn, round=round_of(turn, len(s.players)), player=player,
+                            reason=f"第{turn}轮开始，行动方：{s.players[player].name}"))
+    batch.emit(*ctx.rules.on_turn_begin(batch.state, ctx))
+    if batch.state.over:
+        return
+    first = ctx.rules.first_phase(batch.state, ctx)
+    default = ctx.defn.phases[0].id
+    reason = "回合开始" if first == default else f"先手第一回合跳过{_skipped(ctx, default, first)}"
+    _enter(batch, ctx, first, reason)
+
+
+def _skipped(ctx: Context, start: str, first: str) -> str:
+    ids = [p.id for p in ctx.defn.phases]
+    return "与".join(ctx.phase_name(p) for p in ids[ids.index(start):ids.index(first)])
+
+
+def settle(batch: Batch, ctx: Context) -> None:
+    """End the game if the rules say someone has lost (both at once: a draw)."""
+    s = batch.state
+    if s.over:
+        return
+    losers = ctx.rules.losers(s, ctx)
+    if not losers:
+        return
+    lost = {p for p, _ in losers}
+    reason = "；".join(f"{s.players[p].name}{why}" for p, why in losers)
+    survivors = [i for i in range(len(s.players)) if i not in lost]
+    winner = survivors[0] if len(survivors) == 1 else None
+    batch.emit(ev.GameEnded(winner=winner, reason=reason + ("" if winner is not None else "（平局）")))
+
+
+def next_phase(state: State, ctx: Context) -> list[ev.Event]:
+    """Leave the current phase (its exit hooks may refuse) and enter the next; after the last, the next turn."""
+    batch = Batch(state)
+    batch.emit(*ctx.rules.on_exit(state, ctx))
+    settle(batch, ctx)
+    if batch.state.over:
+        return batch.events
+    ids = [p.id for p in ctx.defn.phases]
+    i = ids.index(state.phase)
+    if i + 1 < len(ids):
+        _enter(batch, ctx, ids[i + 1], f"{ctx.phase_name(state.phase)}结束")
+    else:
+        begin_turn(batch, ctx, state.turn + 1, state.other(state.active))
+    return batch.events
+
+
+def concede(state: State, ctx: Context, player: Any) -> list[ev.Event]:
+    p = who(state, player)
+    winner = state.other(p)
+    return [
+        ev.Conceded(player=p, reason="认输"),
+        ev.GameEnded(winner=winner, reason=f"{state.players[p].name}认输"),
+    ]
+
+
+def note(state: State, ctx: Context, text: str) -> list[ev.Event]:
+    if not str(text).strip():
+        raise IllegalCommand("a note needs some text")
+    return [ev.NoteAdded(text=str(text).strip(), reason="玩家备注")]
+
+
+CORE_COMMANDS: dict[str, Command] = {"next": next_phase, "concede": concede, "note": note}
+
+
+def commands_of(ctx: Context) -> dict[str, Command]:
+    return {**CORE_COMMANDS, **ctx.rules.COMMANDS}
+
+
+def run_command(state: State, ctx: Context, name: str, args: Mapping[str, Any]) -> list[ev.Event]:
+    """Decide what command ``name`` does now: its events plus any game end. Raises ``IllegalCommand``."""
+    if not state.started:
+        raise IllegalCommand("the game has not started")
+    if state.over:
+        winner = state.players[state.winner].name if state.winner is not None else "nobody (draw)"
+        raise GameOver(f"the game is over ({state.end_reason}; winner: {winner}); only undo/redo are allowed")
+    table = commands_of(ctx)
+    fn = table.get(name)
+    if fn is None:
+        raise UnknownCommand(f"unknown command {name!r} for {ctx.defn.id}; commands: {', '.join(sorted(table))}")
+    try:
+        produced = fn(state, ctx, **args)
+    except TypeError as exc:
+        raise IllegalCommand(f"{name}: {exc}") from None
+    batch = Batch(state).emit(*produced)
+    settle(batch, ctx)
+    return batch.events
+
+
+def start_game(ctx: Context, players: tuple[str, ...], first: int = 0, **options: Any) -> list[ev.Event]:
+    """The events that set up a game and begin its first turn."""
+    if len(players) != ctx.defn.players:
+        raise IllegalCommand(f"{ctx.defn.id} is for {ctx.defn.players} players, got {len(players)}")
+    if len(set(p.casefold() for p in players)) != len(players) or not all(p.strip() for p in players):
+        raise IllegalCommand("player names must be non-empty and different")
+    if not 0 <= first < len(players):
+        raise IllegalCommand(f"first player must be one of {', '.join(players)}")
+    batch = Batch(State())
+    batch.emit(*ctx.rules.setup(ctx, tuple(players), first, **options))
+    begin_turn(batch, ctx, 1, first)
+    settle(batch, ctx)
+    return batch.events

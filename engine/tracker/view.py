@@ -1,0 +1,82 @@
+"""Read models of a live game: ``status_json`` (stable English snake_case ids) and the readable log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .core import Context
+from .describe import describe
+from .session import LiveGame
+from .state import State
+
+
+def status_json(state: State, ctx: Context, game_id: str = "") -> dict[str, Any]:
+    """The board as data: ``game``, ``turn``, ``round``, ``phase``, ``active``, ``over``, ``winner``,
+    ``players`` (each with ``name`` and the game's resources) and the game's extras."""
+    names = [p.name for p in state.players]
+    data: dict[str, Any] = {
+        "id": game_id,
+        "game": ctx.defn.id,
+        "game_name": ctx.defn.name,
+        "turn": state.turn,
+        "round": state.round,
+        "phase": state.phase,
+        "phase_name": ctx.phase_name(state.phase),
+        "phases": [p.id for p in ctx.defn.phases],
+        "active": names[state.active] if names else None,
+        "first": names[state.first] if names else None,
+        "over": state.over,
+        "winner": names[state.winner] if state.winner is not None else None,
+        "end_reason": state.end_reason or None,
+        "reminders": list(state.reminders),
+        "players": [{"name": p.name, **ctx.rules.player_json(p, state, ctx)} for p in state.players],
+    }
+    data.update(ctx.rules.state_json(state, ctx))
+    return data
+
+
+def live_status(live: LiveGame) -> dict[str, Any]:
+    data = status_json(live.state, live.ctx, live.id)
+    data["can_undo"] = live.can_undo
+    data["can_redo"] = live.can_redo
+    data["entries"] = live.replay.last_seq
+    return data
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    """One log entry as shown: ``#seq command args`` then what happened and why, indented."""
+
+    seq: int
+    title: str
+    lines: tuple[str, ...]
+    in_effect: bool
+
+    def text(self) -> str:
+        mark = "" if self.in_effect else "（已撤销）"
+        return "\n".join([f"#{self.seq} {self.title}{mark}", *(f"    {l}" for l in self.lines)])
+
+
+def _args_text(args: dict[str, Any]) -> str:
+    return " ".join(f"{k}={v}" for k, v in args.items())
+
+
+def log_lines(live: LiveGame) -> list[LogLine]:
+    names = tuple(live.row.players)
+    in_effect = live.replay.in_effect
+    out = []
+    for entry in live.entries():
+        if entry.kind == "undo":
+            title, lines, effect = f"撤销 #{entry.target}（{live.replay.entries[entry.target].command}）", (), True
+        elif entry.kind == "redo":
+            title, lines, effect = f"重做 #{entry.target}（{live.replay.entries[entry.target].command}）", (), True
+        else:
+            title = f"{entry.command} {_args_text(entry.args)}".strip()
+            effect = entry.seq in in_effect
+            lines = tuple(
+                describe(e, names, live.ctx.phase_name) + (f" —— {e.reason}" if e.reason else "")
+                for e in entry.events
+            )
+        out.append(LogLine(entry.seq, title, lines, effect))
+    return out
