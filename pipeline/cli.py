@@ -6,6 +6,10 @@ Each command parses options, calls one library function, shows progress, and tur
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Iterator, Optional
+
 import typer
 
 from engine.errors import CardpressError
@@ -15,18 +19,164 @@ from . import track_cli
 app = typer.Typer(
     name="cardpress",
     help="Print-and-play card sheets, rulebooks and a rules assistant for homebrew card games.\n\n"
-    "GAME is a shipped game id (backrooms, duel, ridm) or the path of a game folder.",
+    "GAME is a shipped game id (backrooms, duel, ridm) or the path of a game folder.\n\n"
+    "Example: cardpress build duel",
     no_args_is_help=True,
-    rich_markup_mode="rich",
+    rich_markup_mode="markdown",
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 app.add_typer(track_cli.app, name="track")
+
+GameArg = Annotated[str, typer.Argument(help="A shipped game id (backrooms, duel, ridm) or a game folder path.",
+                                        show_default=False)]
 
 
 def fail(exc: CardpressError) -> None:
     """Print a library error the way every command does, then exit 1."""
     typer.secho(f"error: {exc}", err=True, fg=typer.colors.RED)
     raise typer.Exit(1)
+
+
+@contextmanager
+def reported() -> Iterator[None]:
+    """Turn library errors into one message and exit code 1."""
+    try:
+        yield
+    except CardpressError as exc:
+        fail(exc)
+
+
+@contextmanager
+def progress_bar(enabled: bool = True):
+    """A rich progress bar on stderr; yields a ``progress(label, done, total)`` callback."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    if not enabled or not console.is_terminal:
+        yield None
+        return
+    with Progress(TextColumn("{task.description:<18}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=False) as bar:
+        tasks: dict[str, int] = {}
+
+        def update(label: str, done: int, total: int) -> None:
+            if label not in tasks:
+                tasks[label] = bar.add_task(label, total=total)
+            bar.update(tasks[label], completed=done, total=total)
+
+        yield update
+
+
+def _parse_offset(value: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in value.split(","))
+    except ValueError:
+        raise typer.BadParameter("use X,Y in millimetres, e.g. 0.5,-1") from None
+    return x, y
+
+
+@app.command(rich_help_panel="Production")
+def build(
+    game: GameArg,
+    paper: Annotated[Optional[str], typer.Option(help="a4 or letter; both when not given.", show_default=False)] = None,
+    out: Annotated[Optional[Path], typer.Option(help="Output folder. Default: dist/GAME.", show_default=False)] = None,
+    deck: Annotated[Optional[Path], typer.Option(help="Print exactly this deck's cards with their counts "
+                                                 "(default: one of each card).", show_default=False)] = None,
+    margin: Annotated[float, typer.Option(help="Printer's unprintable margin, mm (crop marks stay inside it).")] = 5.0,
+    bleed: Annotated[float, typer.Option(help="Bleed around each card, mm.")] = 3.0,
+    gutter: Annotated[Optional[float], typer.Option(help="Space between cards, mm. Default: the best of 2×bleed "
+                                                    "and 0 (shared cut lines).", show_default=False)] = None,
+    short_edge: Annotated[bool, typer.Option("--short-edge", help="Backs for short-edge duplex flipping "
+                                             "(default: long edge).")] = False,
+    back_offset: Annotated[str, typer.Option(help="Shift backs by X,Y mm (x right, y up, as printed) to correct "
+                                             "a printer's duplex drift.")] = "0,0",
+) -> None:
+    """Build print-ready card sheets: DIR/cards-a4.pdf and DIR/cards-letter.pdf.
+
+    Poker-size cards with bleed and crop marks, fronts and mirrored duplex backs on alternating
+    pages. The grid is computed from paper, margin, bleed and gutter. Invalid data is refused
+    and nothing is written.
+
+    Example: cardpress build backrooms
+
+    Example: cardpress build duel --paper letter --deck card_data/duel/decks/artillery.yaml --out print/
+
+    Example: cardpress build ./my-game --back-offset 0.5,-0.3 --short-edge
+    """
+    from .build import BuildOptions, build_sheets
+
+    papers = (paper.lower(),) if paper else ("a4", "letter")
+    for p in papers:
+        if p not in ("a4", "letter"):
+            raise typer.BadParameter(f"unknown paper {p!r}; use a4 or letter", param_hint="--paper")
+    options = BuildOptions(papers=papers, out_dir=out, deck=deck, bleed_mm=bleed, margin_mm=margin, gutter_mm=gutter,
+                           flip="short" if short_edge else "long", back_offset_mm=_parse_offset(back_offset))
+    with reported(), progress_bar() as progress:
+        result = build_sheets(game, options, progress)
+    typer.echo(f"{result.game.name}: {result.cards} cards ({result.distinct} distinct)")
+    for f in result.files:
+        typer.echo(f"  {f.path}  {f.pages} pages — {f.layout.describe()}")
+
+
+@app.command(rich_help_panel="Production")
+def check(game: GameArg) -> None:
+    """Check a game's definition, cards and decks; list every problem.
+
+    Each problem names the file, line (YAML) or row (CSV/XLSX), card and field.
+    Exit code 0 when all is well, 1 otherwise.
+
+    Example: cardpress check ridm
+
+    Example: cardpress check ./my-game
+    """
+    from engine.check import check_game
+
+    with reported():
+        report = check_game(game)
+    if report.problems:
+        for p in report.problems:
+            typer.secho(f"  {p}", err=True, fg=typer.colors.RED)
+        typer.secho(f"error: {len(report.problems)} problem(s) in {report.game.name}", err=True, fg=typer.colors.RED)
+        raise typer.Exit(1)
+    counts = {}
+    for card in report.cards.values():
+        counts[card.type] = counts.get(card.type, 0) + 1
+    kinds = ", ".join(f"{report.game.card_types[t].name} {n}" for t, n in counts.items())
+    typer.echo(f"{report.game.name}: {len(report.cards)} cards ({kinds}), {len(report.decks)} legal deck(s). All good.")
+
+
+@app.command(rich_help_panel="Production")
+def new(path: Annotated[Path, typer.Argument(help="Folder to create (must not exist or be empty).")],
+        name: Annotated[Optional[str], typer.Option(help="The game's display name.")] = None) -> None:
+    """Scaffold a new game folder that checks and builds at once.
+
+    Writes game.yaml (two card types), a few cards, a legal deck and a templates/ folder with a
+    style you can edit; card faces fall back to the generic templates until you add your own.
+
+    Example: cardpress new ./my-game --name 我的游戏 && cardpress build ./my-game
+    """
+    from .scaffold import scaffold
+
+    with reported():
+        folder = scaffold(path, name)
+    typer.echo(f"created {folder}\nnext: cardpress check {folder} && cardpress build {folder}")
+
+
+@app.command(rich_help_panel="Setup")
+def fonts() -> None:
+    """Build and show the embedded CJK fonts (done automatically on first use; ~30 s once).
+
+    Example: cardpress fonts
+    """
+    from .fonts import FAMILY, build_fonts
+
+    with reported():
+        paths = build_fonts(progress=lambda label: typer.echo(f"building {label} …", err=True))
+    typer.echo(f"{FAMILY}:")
+    for p in paths:
+        typer.echo(f"  {p}")
 
 
 def main() -> None:

@@ -46,6 +46,13 @@ class GlyphMissing(CardTextError):
 
 
 _colors: dict[str, Color] = {}
+_BLACK = Color(0, 0, 0)
+_WHITE = Color(1, 1, 1)
+
+
+def _mix(a: Color, b: Color, t: float) -> Color:
+    """``a`` blended toward ``b`` by ``t`` (opaque; see ``_placeholder``)."""
+    return Color(a.red + (b.red - a.red) * t, a.green + (b.green - a.green) * t, a.blue + (b.blue - a.blue) * t)
 
 
 def color(value: str | None) -> Color | None:
@@ -70,7 +77,7 @@ class CardPainter:
         self.w_mm, self.h_mm = card_w_mm, card_h_mm
         self.base_dir = base_dir
         self._fit_sizes: dict[tuple, float] = {}
-        self._art: dict[tuple, Path] = {}
+        self._art_cache: dict[tuple, Path] = {}
 
     # ------------------------------------------------------------------ geometry helpers
     def _box(self, e: Element) -> tuple[float, float, float, float]:
@@ -221,20 +228,28 @@ class CardPainter:
         src = card.art_path if card is not None else None
         if src is not None and src.is_file():
             key = (src, float(e["w"]), float(e["h"]))
-            norm = self._art.get(key)
+            norm = self._art_cache.get(key)
             if norm is None:
-                norm = self._art[key] = normalised_art(src, float(e["w"]), float(e["h"]))
+                norm = self._art_cache[key] = normalised_art(src, float(e["w"]), float(e["h"]))
             c.drawImage(str(norm), x, y, w, h, mask="auto" if norm.suffix == ".png" else None)
         else:
             self._placeholder(c, e, x, y, w, h, card)
         c.restoreState()
 
     def _placeholder(self, c, e: Element, x: float, y: float, w: float, h: float, card: Card | None) -> None:
-        """A designed stand-in for missing art: the type colour, fine hatching, the name's first glyph."""
+        """A designed stand-in for missing art: the type colour shading darker downwards, fine
+        hatching, and the name's first glyph in a lighter tint.
+
+        Only opaque colours and plain fills: transparency groups and shadings are page resources
+        in ReportLab, which a form XObject (how each face is stored once) cannot reference.
+        """
         base = color(e.get("color", "#50606e"))
-        dark = Color(base.red * 0.55, base.green * 0.55, base.blue * 0.55)
-        c.linearGradient(x, y + h, x + w, y, (base, dark), extend=True)
-        c.setStrokeColor(Color(1, 1, 1, alpha=0.10))
+        bands = 24
+        for i in range(bands):
+            t = i / (bands - 1)
+            c.setFillColor(_mix(base, _BLACK, 0.15 + 0.35 * t))
+            c.rect(x, y + h - (i + 1) * h / bands, w, h / bands + 0.3, stroke=0, fill=1)
+        c.setStrokeColor(_mix(base, _WHITE, 0.12))
         c.setLineWidth(0.6)
         step = 2.2 * mm
         k = -h
@@ -245,7 +260,7 @@ class CardPainter:
         if label:
             self._check_glyphs(label, card.id if card else "back", "name")
             size = min(w, h) * 0.55
-            c.setFillColor(Color(1, 1, 1, alpha=0.22))
+            c.setFillColor(_mix(base, _WHITE, 0.30))
             c.setFont(self.fonts.bold, size)
             c.drawCentredString(x + w / 2, y + h / 2 - size * 0.36, label)
 
@@ -308,7 +323,7 @@ class CardFlowable(Flowable):
         self.painter.paint(c, self.elements, self.card)
         c.restoreState()
         c.saveState()
-        c.setStrokeColor(Color(0, 0, 0, alpha=0.35))
+        c.setStrokeColor(Color(0.55, 0.55, 0.55))
         c.setLineWidth(0.4)
         c.roundRect(0, 0, self.width, self.height, self.corner, stroke=1, fill=0)
         c.restoreState()

@@ -1,0 +1,244 @@
+"""Build: game folder → checked data → laid-out faces → imposed, duplex-ready PDFs.
+
+``build_sheets(game, options)`` is what ``cardpress build`` calls. Nothing is written unless the
+whole game checks clean and every card face draws (all problems are reported together); each PDF
+is written to a temp file and renamed into place.
+
+Each distinct face and back is drawn once into a PDF form XObject and placed by reference, so
+copies cost a few bytes and each image is embedded once.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from engine.cards import Card
+from engine.check import check_game
+from engine.decks import read_deck
+from engine.definitions import GameDefinition, load_game
+from engine.errors import CardpressError, DataError, Location, Problem
+
+from .atomic import atomic_write
+from .draw import CardPainter, CardTextError
+from .fonts import register_fonts
+from .impose import PAPERS_MM, Cell, Flip, SheetLayout, choose_layout
+from .layout import Element, Layouts
+
+Progress = Callable[[str, int, int], None]
+CROP_MARK_WIDTH_PT = 0.3  # hairline, as printers expect
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    papers: tuple[str, ...] = ("a4", "letter")
+    out_dir: Path | None = None
+    deck: Path | None = None
+    bleed_mm: float = 3.0
+    margin_mm: float = 5.0
+    gutter_mm: float | None = None
+    flip: Flip = "long"
+    back_offset_mm: tuple[float, float] = (0.0, 0.0)
+
+
+@dataclass
+class SheetFile:
+    paper: str
+    path: Path
+    pages: int
+    layout: SheetLayout
+
+
+@dataclass
+class BuildResult:
+    game: GameDefinition
+    cards: int
+    distinct: int
+    files: list[SheetFile] = field(default_factory=list)
+
+
+class CardErrors(CardpressError):
+    """Several cards cannot be drawn; every one is listed."""
+
+    def __init__(self, errors: list[CardTextError]):
+        self.errors = errors
+        lines = [str(e) for e in errors]
+        super().__init__(lines[0] if len(lines) == 1 else f"{len(lines)} cards cannot be printed:\n  - " + "\n  - ".join(lines))
+
+
+def print_sequence(game: GameDefinition, cards: dict[str, Card],
+                   deck_entries: tuple[tuple[str, int], ...] | None) -> list[Card]:
+    """Cards in print order: a deck's cards with their counts (deck order), or one of each card
+    grouped by card type in the order ``game.yaml`` lists the types."""
+    if deck_entries is None:
+        order = {type_id: n for n, type_id in enumerate(game.card_types)}
+        return sorted(cards.values(), key=lambda card: order[card.type])
+    return [cards[cid] for cid, n in deck_entries for _ in range(n)]
+
+
+def _place(c: Canvas, cell: Cell, form: str) -> None:
+    c.saveState()
+    x0, y0, x1, y1 = cell.clip
+    path = c.beginPath()
+    path.rect(x0 * mm, y0 * mm, (x1 - x0) * mm, (y1 - y0) * mm)
+    c.clipPath(path, stroke=0, fill=0)
+    x, y, w, h = cell.x * mm, cell.y * mm, cell.w * mm, cell.h * mm
+    if cell.rotation == 90:
+        c.translate(x + w, y)
+        c.rotate(90)
+    elif cell.rotation == 270:
+        c.translate(x, y + h)
+        c.rotate(-90)
+    elif cell.rotation == 180:
+        c.translate(x + w, y + h)
+        c.rotate(180)
+    else:
+        c.translate(x, y)
+    c.doForm(form)
+    c.restoreState()
+
+
+def _boxes(c: Canvas, layout: SheetLayout, cells: list[Cell]) -> None:
+    x0 = min(cell.x for cell in cells)
+    y0 = min(cell.y for cell in cells)
+    x1 = max(cell.x + cell.w for cell in cells)
+    y1 = max(cell.y + cell.h for cell in cells)
+    b = layout.bleed
+    c.setTrimBox((x0 * mm, y0 * mm, x1 * mm, y1 * mm))
+    c.setBleedBox(((x0 - b) * mm, (y0 - b) * mm, (x1 + b) * mm, (y1 + b) * mm))
+
+
+def _crop_marks(c: Canvas, layout: SheetLayout) -> None:
+    c.saveState()
+    c.setStrokeColorRGB(0, 0, 0)
+    c.setLineWidth(CROP_MARK_WIDTH_PT)
+    for x0, y0, x1, y1 in layout.crop_marks():
+        c.line(x0 * mm, y0 * mm, x1 * mm, y1 * mm)
+    c.restoreState()
+
+
+def write_sheets(path: Path, game: GameDefinition, sequence: list[Card], faces: dict[str, list[Element]],
+                 backs: dict[str, list[Element]], painter: CardPainter, layout: SheetLayout, options: BuildOptions,
+                 progress: Progress | None = None) -> int:
+    """Write one imposed PDF (fronts and backs on alternating pages); return its page count."""
+    fonts = painter.fonts
+    pw, ph = PAPERS_MM[layout.paper]
+    b = options.bleed_mm
+    with atomic_write(path) as tmp:
+        c = Canvas(str(tmp), pagesize=(pw * mm, ph * mm), initialFontName=fonts.regular, pageCompression=1)
+        c.setTitle(f"{game.name} — print-and-play card sheets ({layout.paper.upper()})")
+        c.setAuthor("cardpress")
+        c.setSubject(layout.describe())
+        bbox = (-b * mm, -b * mm, (game.card_size.width_mm + b) * mm, (game.card_size.height_mm + b) * mm)
+        form_of: dict[str, str] = {}
+        for n, (card_id, elements) in enumerate(faces.items()):
+            name = form_of[card_id] = f"Face{n}"
+            c.beginForm(name, *bbox)
+            painter.paint(c, elements, next(card for card in sequence if card.id == card_id))
+            c.endForm()
+        back_form: dict[str, str] = {}
+        for n, (back, elements) in enumerate(backs.items()):
+            name = back_form[back] = f"Back{n}"
+            c.beginForm(name, *bbox)
+            painter.paint(c, elements, None, label=f"back {back}")
+            c.endForm()
+        fronts = layout.front_cells()
+        back_cells = layout.back_cells(options.flip, options.back_offset_mm)
+        per = layout.per_sheet
+        sheets = [sequence[i:i + per] for i in range(0, len(sequence), per)]
+        for s, sheet in enumerate(sheets):
+            _boxes(c, layout, fronts[: len(sheet)])
+            for card, cell in zip(sheet, fronts):
+                _place(c, cell, form_of[card.id])
+            _crop_marks(c, layout)
+            c.showPage()
+            _boxes(c, layout, back_cells[: len(sheet)])
+            for card, cell in zip(sheet, back_cells):
+                _place(c, cell, back_form[game.card_types[card.type].back])
+            c.showPage()
+            if progress:
+                progress(f"{layout.paper.upper()} sheets", s + 1, len(sheets))
+        c.save()
+    return 2 * len(sheets)
+
+
+def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = BuildOptions(),
+                 progress: Progress | None = None) -> BuildResult:
+    """Check, lay out and impose a game's cards into ``out_dir/cards-<paper>.pdf``.
+
+    Raises ``DataError`` (bad data), ``CardErrors`` (text that cannot print) or ``LayoutError``.
+    """
+    definition = game if isinstance(game, GameDefinition) else load_game(game)
+    deck_paths = [options.deck] if options.deck else None
+    if options.deck is not None and not options.deck.is_file():
+        raise DataError(Problem("deck file not found", Location(options.deck)))
+    report = check_game(definition, decks=deck_paths)
+    report.raise_if_problems()
+    if not report.cards:
+        raise DataError(Problem("the game has no cards", Location(definition.card_data_dir / "cards")))
+    deck = report.decks[0] if options.deck else None
+    sequence = print_sequence(definition, report.cards, deck.entries if deck else None)
+    if not sequence:
+        raise DataError(Problem("the deck has no cards", Location(options.deck)))
+    layouts_by_paper = {
+        paper: choose_layout(paper, definition.card_size.width_mm, definition.card_size.height_mm,
+                             options.bleed_mm, options.margin_mm, options.gutter_mm)
+        for paper in options.papers
+    }
+    fonts = register_fonts()
+    layouts = Layouts(definition)
+    painter = CardPainter(fonts, definition.card_size.width_mm, definition.card_size.height_mm, definition.card_data_dir)
+
+    distinct = list(dict.fromkeys(card.id for card in sequence))
+    faces: dict[str, list[Element]] = {}
+    errors: list[CardpressError] = []
+    by_id = report.cards
+    for n, card_id in enumerate(distinct):
+        try:
+            faces[card_id] = layouts.face(by_id[card_id], options.bleed_mm)
+        except CardpressError as exc:
+            errors.append(exc)
+        if progress:
+            progress("laying out", n + 1, len(distinct))
+    backs = {}
+    for back in dict.fromkeys(definition.card_types[by_id[cid].type].back for cid in distinct):
+        backs[back] = layouts.back(back, options.bleed_mm)
+    # Draw every face once off-page first: every glyph and text box problem is found (and all of
+    # them reported) before any file is opened.
+    _dry_run(painter, faces, backs, by_id, errors)
+    if errors:
+        text_errors = [e for e in errors if isinstance(e, CardTextError)]
+        if len(text_errors) == len(errors):
+            raise CardErrors(text_errors)
+        raise errors[0]
+
+    out_dir = options.out_dir or Path("dist") / definition.id
+    result = BuildResult(definition, len(sequence), len(distinct))
+    for paper, layout in layouts_by_paper.items():
+        path = out_dir / f"cards-{paper}.pdf"
+        pages = write_sheets(path, definition, sequence, faces, backs, painter, layout, options, progress)
+        result.files.append(SheetFile(paper, path, pages, layout))
+    return result
+
+
+def _dry_run(painter: CardPainter, faces: dict[str, list[Element]], backs: dict[str, list[Element]],
+             cards: dict[str, Card], errors: list[CardpressError]) -> None:
+    canvas = Canvas(io.BytesIO(), initialFontName=painter.fonts.regular)
+    for card_id, elements in faces.items():
+        try:
+            canvas.saveState()
+            painter.paint(canvas, elements, cards[card_id])
+        except CardpressError as exc:
+            errors.append(exc)
+        finally:
+            canvas.restoreState()
+    for back, elements in backs.items():
+        try:
+            painter.paint(canvas, elements, None, label=f"back {back}")
+        except CardpressError as exc:
+            errors.append(exc)

@@ -1,0 +1,118 @@
+"""``cardpress new``: a starter game folder that checks and builds at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.errors import CardpressError
+
+GAME_YAML = """\
+# {name}: game definition. Every number the checker, tracker and rulebook use lives here.
+id: {id}
+name: {name}
+name_en: ""
+players: 2
+card_size: {{width_mm: 63, height_mm: 88}}
+
+card_types:
+  unit:
+    name: 单位
+    back: default
+    fields:
+      cost: {{label: 费用, type: int, required: true, min: 0, max: 20}}
+      attack: {{label: 攻击, type: int, required: true, min: 0, max: 20}}
+      hp: {{label: 生命, type: int, required: true, min: 1, max: 20}}
+  spell:
+    name: 法术
+    back: default
+    fields:
+      cost: {{label: 费用, type: int, required: true, min: 0, max: 20}}
+
+deck:
+  min_size: 4
+  max_size: 60
+  max_copies: 3
+  copies_by: name
+  requirements:
+    - {{label: 单位, type: unit, min: 1}}
+
+phases:
+  - {{id: draw, name: 抽牌阶段, description: 抽1张牌。}}
+  - {{id: main, name: 主要阶段, description: 使用卡牌。}}
+  - {{id: end, name: 结束阶段, description: 处理回合结束效果。}}
+"""
+
+CARDS_YAML = """\
+# Cards of {name}. Add fields as game.yaml declares them; CSV and XLSX files work too.
+- id: scout
+  type: unit
+  name: 斥候
+  cost: 1
+  attack: 1
+  hp: 2
+  text: 【入场】时：抽1张牌。
+  flavor: 先看清道路，再迈出脚步。
+- id: guardian
+  type: unit
+  name: 守卫者
+  cost: 3
+  attack: 2
+  hp: 5
+  text: 对方单位攻击时，必须优先攻击本卡。
+- id: spark
+  type: spell
+  name: 火花
+  cost: 1
+  text: 对1个单位造成2点伤害。
+- id: insight
+  type: spell
+  name: 灵感
+  cost: 2
+  text: 抽2张牌，然后弃置1张手牌。
+"""
+
+DECK_YAML = """\
+name: 入门卡组
+description: 每张卡各两张。
+cards:
+  scout: 2
+  guardian: 2
+  spark: 2
+  insight: 2
+"""
+
+STYLE_YAML = """\
+# Colours of this game's cards; add templates/<type>.yaml.j2 to design a face of your own
+# (see the shipped games' templates for examples). Unset keys fall back to the defaults.
+accent: "#33506b"
+back_color: "#22313f"
+back_line: "#d9c58f"
+type_colors:
+  unit: "#6b3333"
+  spell: "#33506b"
+"""
+
+
+class ScaffoldError(CardpressError):
+    """The target folder exists and is not empty."""
+
+
+def scaffold(path: Path, name: str | None = None) -> Path:
+    """Create a starter game at ``path``; refuse to touch a non-empty folder (nothing is lost)."""
+    path = Path(path)
+    if path.exists() and any(path.iterdir()):
+        raise ScaffoldError(f"{path} exists and is not empty; choose a new folder")
+    game_id = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in path.resolve().name.lower()).strip("-")
+    name = name or path.resolve().name
+    files = {
+        "game.yaml": GAME_YAML.format(id=game_id or "my-game", name=name),
+        "cards/cards.yaml": CARDS_YAML.format(name=name),
+        "decks/starter.yaml": DECK_YAML,
+        "templates/style.yaml": STYLE_YAML,
+    }
+    for rel, text in files.items():
+        target = path / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    (path / "art").mkdir(exist_ok=True)
+    return path
