@@ -259,20 +259,23 @@ class GameDefinition(_Model):
 
 
 def _pydantic_problems(exc: ValidationError, raw: Any, path: Path) -> list[Problem]:
+    """Map pydantic errors to located problems: walk the raw YAML along each error's path for
+    the line; skip path parts that are not in the file (union tags such as ``duel``)."""
     problems = []
     for err in exc.errors():
         loc = err["loc"]
-        node, line = raw, getattr(raw, "line", None)
-        for key in loc:
-            if isinstance(node, (dict, list)):
+        node, line, names = raw, getattr(raw, "line", None), []
+        for n, key in enumerate(loc):
+            if isinstance(node, dict) and key in node:
                 line = line_of(node, key) or line
-                try:
-                    node = node[key]
-                except (KeyError, IndexError, TypeError):
-                    break
-        dotted = ".".join(str(k) for k in loc if not str(k).startswith("function-"))
+                node, names = node[key], names + [str(key)]
+            elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
+                line = line_of(node, key) or line
+                node, names = node[key], names + [str(key)]
+            elif n == len(loc) - 1 and not str(key).startswith("function-"):
+                names.append(str(key))
         msg = err["msg"].removeprefix("Value error, ")
-        problems.append(Problem(msg, Location(path, line), field=dotted or None))
+        problems.append(Problem(msg, Location(path, line), field=".".join(names) or None))
     return problems
 
 

@@ -1,0 +1,35 @@
+"""Shared fixtures: built card sheets are expensive, so each is built once per test session."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from engine.paths import card_data_root, templates_root
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def duel_sheets(tmp_path_factory):
+    """The shipped duel game built for both papers: {paper: Path}, plus the BuildResult."""
+    from pipeline.build import BuildOptions, build_sheets
+
+    out = tmp_path_factory.mktemp("duel-sheets")
+    result = build_sheets("duel", BuildOptions(out_dir=out))
+    return result
+
+
+@pytest.fixture
+def game_copy(tmp_path):
+    """Copy a shipped game (definition, cards, decks, templates) into a folder of its own."""
+
+    def make(game_id: str) -> Path:
+        folder = tmp_path / game_id
+        shutil.copytree(card_data_root() / game_id, folder)
+        shutil.copytree(templates_root() / game_id, folder / "templates", dirs_exist_ok=True)
+        return folder
+
+    return make
