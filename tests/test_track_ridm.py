@@ -1,0 +1,97 @@
+"""ridm at the table: scripted games against the rules (RULES.md §3)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.tracker import IllegalCommand
+from engine.tracker.view import live_status
+
+from track_helpers import advance_to, event_types, new_game
+
+
+def test_setup_sanity_three_and_start_phase_reminds_to_draw(tmp_path):
+    live = new_game(tmp_path, "ridm")
+    s = live_status(live)
+    assert [p["sanity"] for p in s["players"]] == [3, 3]
+    assert (s["turn"], s["phase"]) == (1, "start")
+    assert "A必须从牌组抽1张牌" in s["reminders"]
+
+
+def test_skill_timer_ticks_at_the_end_of_its_owners_turns_and_expires_on_the_right_turn(tmp_path):
+    live = new_game(tmp_path, "ridm")
+    advance_to(live, 1, "main")
+    live.do("charge", player="A", cards=2)
+    live.do("activate", player="A", skill="S2", operator="能天使", duration=2, cost=2)
+    assert live.state.players[0].charges == 0
+    advance_to(live, 1, "end")
+    assert any("能天使·S2 2T→1T" in r for r in live.state.reminders)
+    out = live.do("next")                                   # end of A's turn 1: 2 → 1
+    assert "TimerExpired" not in event_types(out)
+    assert live_status(live)["players"][0]["timers"] == [{"operator": "能天使", "skill": "S2", "turns_left": 1}]
+    advance_to(live, 2, "end")
+    out = live.do("next")                                   # B's turn end: A's timer untouched
+    assert "TimersTicked" not in event_types(out)
+    advance_to(live, 3, "end")
+    assert any("能天使·S2 1T→到期" in r for r in live.state.reminders)
+    out = live.do("next")                                   # end of A's turn 3: expires
+    expired = [e for e in out.events if type(e).__name__ == "TimerExpired"]
+    assert [(e.operator, e.skill) for e in expired] == [("能天使", "S2")]
+    assert live.state.players[0].timers == ()
+
+
+def test_skill_values_come_from_card_data(tmp_path):
+    live = new_game(tmp_path, "ridm", cards=None)
+    card = live.ctx.card("amiya-s1")
+    if card is None:
+        pytest.fail("shipped ridm card data has no amiya-s1 skill")
+    advance_to(live, 1, "main")
+    with pytest.raises(IllegalCommand, match="needs 2"):
+        live.do("activate", player="A", skill="amiya-s1")
+    live.do("charge", player="A", cards=2)
+    live.do("activate", player="A", skill="amiya-s1")
+    t = live.state.players[0].timers[0]
+    assert (t.operator, t.skill, t.left) == (card["user"], card.name, card["duration"])
+
+
+def test_enemy_in_deploy_zone_costs_sanity_each_turn_end_and_zero_loses(tmp_path):
+    live = new_game(tmp_path, "ridm")
+    live.do("invade", player="B", present="yes")
+    for turn, sanity in ((1, 2), (2, 1)):
+        advance_to(live, turn, "end")
+        assert any("理智检查：B的部署区有敌方干员" in r for r in live.state.reminders)
+        live.do("next")
+        assert live.state.players[1].sanity == sanity
+    advance_to(live, 3, "end")
+    out = live.do("next")
+    assert event_types(out)[-2:] == ["SanityChanged", "GameEnded"]
+    s = live_status(live)
+    assert s["over"] and s["winner"] == "A" and "理智降至0" in s["end_reason"]
+    assert s["turn"] == 3, "the game ends at the turn end; no new turn begins"
+
+
+def test_one_active_deployment_and_one_skill_slot_charge_per_turn(tmp_path):
+    live = new_game(tmp_path, "ridm")
+    advance_to(live, 1, "main")
+    live.do("deploy", player="A", operator="德克萨斯")
+    with pytest.raises(IllegalCommand, match="1/1 active deployment"):
+        live.do("deploy", player="A", operator="能天使")
+    live.do("deploy", player="A", operator="能天使", by_effect=True)
+    live.do("charge_skill", player="A", skill="S1")
+    with pytest.raises(IllegalCommand, match="skill slot"):
+        live.do("charge_skill", player="A", skill="S2")
+    live.do("charge", player="A")
+    assert live.state.players[0].charges == 2
+    advance_to(live, 3, "main")
+    live.do("deploy", player="A", operator="能天使")
+
+
+def test_action_cards_playable_only_at_or_below_their_sanity_requirement(tmp_path):
+    live = new_game(tmp_path, "ridm")
+    ok, text = live.query("playable", player="A", requirement=2)
+    assert not ok and "不能" in text
+    with pytest.raises(IllegalCommand, match="不能"):
+        live.do("action", player="A", name="紧急撤离", requirement=2)
+    live.do("sanity", player="A", delta="-1")
+    assert live.query("playable", player="A", requirement=2)[0]
+    live.do("action", player="A", name="紧急撤离", requirement=2)

@@ -1,0 +1,65 @@
+"""Helpers for the tracker tests: a fresh store per test, games set up in one line, phase stepping."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.tracker import LiveGame, Store
+
+LEVELS = ("Level 0", "Level 1", "Level 2")
+
+
+def new_game(tmp_path: Path, game: str = "backrooms", players=("A", "B"), **kwargs) -> LiveGame:
+    store = Store(tmp_path / "games.sqlite")
+    if game == "backrooms" and "levels" not in kwargs and "decks" not in kwargs:
+        kwargs["levels"] = LEVELS
+    kwargs.setdefault("cards", {} if "decks" not in kwargs else None)
+    return LiveGame.new(store, game, players, **kwargs)
+
+
+def advance_to(live: LiveGame, turn: int, phase: str, limit: int = 2000) -> None:
+    """Press ``next`` until it is ``turn`` in ``phase`` (placing outposts after cuts on the way)."""
+    for _ in range(limit):
+        s = live.state
+        if s.turn == turn and s.phase == phase:
+            return
+        if s.over:
+            raise AssertionError(f"game ended before turn {turn} {phase}: {s.end_reason}")
+        if s.ruleset == "backrooms" and s.phase == "end":
+            for i, p in enumerate(s.players):
+                if p.must_place_outpost:
+                    live.do("place", player=p.name)
+        live.do("next")
+    raise AssertionError(f"never reached turn {turn} {phase}")
+
+
+def event_types(outcome) -> list[str]:
+    return [type(e).__name__ for e in outcome.events]
+
+
+def write_backrooms_game(folder: Path) -> Path:
+    """A backrooms game folder (shipped game.yaml) with small legal decks for A and B."""
+    from engine.paths import card_data_root
+
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "game.yaml").write_text((card_data_root() / "backrooms" / "game.yaml").read_text(encoding="utf-8"),
+                                      encoding="utf-8")
+    cards = folder / "cards"
+    cards.mkdir()
+    lines = ["- {id: goi-x, type: goi, name: 组织X, number: G1, affiliation: X}"]
+    for k in range(6):
+        lines.append(f"- {{id: lv-{k}, type: level, name: 层级{k}, number: L{k}, affiliation: X, scope: public}}")
+    for k in range(6):
+        lines.append(f"- {{id: op-{k}, type: outpost, name: 前哨{k}, number: O{k}, affiliation: X}}")
+    for k in range(10):
+        lines.append(f"- {{id: it-{k}, type: item, name: 道具{k}, number: I{k}, affiliation: X, cost: 1}}")
+    (cards / "all.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    decks = folder / "decks"
+    decks.mkdir()
+    for player, lv in (("a", (0, 1, 2)), ("b", (3, 4, 5))):
+        body = ["name: " + player, "cards:", "  goi-x: 1"]
+        body += [f"  lv-{k}: 1" for k in lv]
+        body += [f"  op-{k}: 1" for k in range(6)]
+        body += [f"  it-{k}: 3" for k in range(10)]
+        (decks / f"{player}.yaml").write_text("\n".join(body) + "\n", encoding="utf-8")
+    return folder
