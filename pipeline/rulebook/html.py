@@ -1,0 +1,217 @@
+"""One self-contained HTML rulebook: inline CSS, card images as data URIs, no external URL.
+
+Written as XHTML-compatible HTML5 (every element closed, void elements self-closed) so it parses
+as XML as well as HTML; readable on a phone (fluid width, large type, sticky contents button).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from html import escape
+
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from pipeline.fonts import FontSet
+
+from . import markdown as md
+from .cards import RulebookCards
+from .errors import MissingGlyphs
+from .source import RulebookSource
+
+CARD_PX = {"example": 360, "gallery": 180}
+
+CSS = """
+:root{--ink:#222;--muted:#666;--accent:#8a3b12;--line:#d8cfc4;--paper:#fffdf9}
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;background:var(--paper);color:var(--ink);font:17px/1.75 "Noto Sans SC","PingFang SC","Microsoft YaHei",sans-serif}
+main{max-width:46rem;margin:0 auto;padding:1rem 1.1rem 4rem}
+header.cover{text-align:center;padding:2.5rem 0 1rem}
+header.cover h1{font-size:2.3rem;color:var(--accent);margin:.2rem 0}
+header.cover p{color:var(--muted);margin:.2rem 0}
+nav.toc{background:#f6f1ea;border-radius:8px;padding:.6rem 1rem;margin:1rem 0 2rem}
+nav.toc ol{list-style:none;padding-left:0;margin:.3rem 0}
+nav.toc ol ol{padding-left:1.2rem;font-size:.92rem}
+nav.toc a{color:var(--ink);text-decoration:none}
+h1,h2,h3{line-height:1.35;scroll-margin-top:.5rem}
+h1{color:var(--accent);border-bottom:2px solid var(--accent);padding-bottom:.2rem;margin-top:2.6rem}
+h2{margin-top:1.8rem}
+.num{color:var(--accent);margin-right:.4em}
+table{border-collapse:collapse;width:100%;font-size:.9rem;margin:.6rem 0 1.2rem;display:block;overflow-x:auto}
+th{background:var(--accent);color:#fff;text-align:left;padding:.35rem .5rem;white-space:nowrap}
+td{border-bottom:1px solid var(--line);padding:.35rem .5rem;vertical-align:top}
+tr:nth-child(even) td{background:#f6f1ea}
+aside{border-left:4px solid;border-radius:4px;padding:.5rem .9rem;margin:1rem 0}
+aside>p:first-child{font-weight:bold;margin:.1rem 0 .3rem}
+aside.house{background:#fff4e0;border-color:#c77d00}
+aside.note{background:#eaf2fb;border-color:#3b7bbf}
+aside.example{background:#edf7ed;border-color:#3f8f4f}
+figure.anatomy{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;margin:1rem 0}
+figure.anatomy img{width:min(100%,260px);height:auto;border-radius:10px}
+figure.anatomy ol{margin:0;padding-left:1.4rem}
+figcaption{width:100%;color:var(--muted);font-size:.85rem}
+dl.glossary dt{font-weight:bold;color:var(--accent);margin-top:.8rem}
+dl.glossary dd{margin:0 0 0 1rem}
+.see{color:var(--muted);font-size:.9rem}
+.gallery{display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));gap:.8rem}
+.gallery figure{margin:0;text-align:center;font-size:.8rem}
+.gallery img{width:100%;height:auto;border-radius:6px}
+a.top{position:fixed;right:1rem;bottom:1rem;background:var(--accent);color:#fff;border-radius:2rem;
+padding:.45rem .9rem;text-decoration:none;font-size:.9rem;box-shadow:0 2px 6px rgba(0,0,0,.25)}
+@media print{a.top,nav.toc{display:none}}
+"""
+
+
+def card_images(cards: RulebookCards, wanted: list[tuple[object, int]]) -> list[str]:
+    """PNG data URIs of cards, each ``px`` wide, drawn by the card renderer (via pypdfium2)."""
+    import pypdfium2 as pdfium
+
+    if not wanted:
+        return []
+    size = cards.game.card_size
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(size.width_mm * mm, size.height_mm * mm), initialFontName=cards.fonts.regular)
+    for card, _ in wanted:
+        f = cards.flowable(card, size.width_mm)
+        f.wrapOn(c, f.width, f.height)
+        f.drawOn(c, 0, 0)
+        c.showPage()
+    c.save()
+    pdf = pdfium.PdfDocument(buf.getvalue())
+    out = []
+    try:
+        for n, (_, px) in enumerate(wanted):
+            page = pdf[n]
+            scale = px / page.get_width()
+            image = page.render(scale=scale).to_pil()
+            png = io.BytesIO()
+            image.save(png, format="PNG", optimize=True)
+            out.append("data:image/png;base64," + base64.b64encode(png.getvalue()).decode("ascii"))
+    finally:
+        pdf.close()
+    return out
+
+
+class HtmlWriter:
+    def __init__(self, source: RulebookSource, cards: RulebookCards, fonts: FontSet):
+        self.source, self.game, self.cards, self.fonts = source, source.game, cards, fonts
+        self.section = "cover"
+
+    def check(self, text: str) -> None:
+        missing = self.fonts.missing(text)
+        if missing:  # the HTML is read with other fonts, but it must say what the PDF says
+            raise MissingGlyphs(self.section, missing)
+
+    def inline(self, inline: md.Inline) -> str:
+        out = []
+        for s in inline:
+            t = escape(s.text, quote=False).replace("\n", "<br />")
+            if s.code:
+                t = f"<code>{t}</code>"
+            if s.em:
+                t = f"<em>{t}</em>"
+            if s.strong:
+                t = f"<strong>{t}</strong>"
+            out.append(t)
+        return "".join(out)
+
+    def block(self, b: md.Block) -> str:
+        if isinstance(b, md.Heading):
+            self.section = b.numbered_title
+            return (f'<h{b.level} id="{b.anchor}"><span class="num">{escape(b.number)}</span>'
+                    f"{self.inline(b.inline)}</h{b.level}>")
+        if isinstance(b, md.Paragraph):
+            return f"<p>{self.inline(b.inline)}</p>"
+        if isinstance(b, md.ListBlock):
+            tag = "ol" if b.ordered else "ul"
+            start = f' start="{b.start}"' if b.ordered and b.start != 1 else ""
+            items = "".join("<li>" + "".join(self.item_block(x) for x in item) + "</li>" for item in b.items)
+            return f"<{tag}{start}>{items}</{tag}>"
+        if isinstance(b, md.Table):
+            head = "".join(f"<th>{self.inline(c)}</th>" for c in b.header)
+            rows = "".join("<tr>" + "".join(f"<td>{self.inline(c)}</td>" for c in r) + "</tr>" for r in b.rows)
+            return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+        if isinstance(b, md.Callout):
+            inner = "".join(self.block(x) for x in b.blocks)
+            return f'<aside class="{b.kind}"><p>{escape(b.title)}</p>{inner}</aside>'
+        if isinstance(b, md.Directive):
+            if b.name == "example-card":
+                return self.example_card(b.arg)
+            if b.name == "glossary":
+                return self.glossary()
+            if b.name == "gallery":
+                return self.gallery(b.arg)
+        return ""
+
+    def item_block(self, b: md.Block) -> str:
+        # A tight list item's paragraph is written without <p> so lists stay compact.
+        if isinstance(b, md.Paragraph):
+            return self.inline(b.inline)
+        return self.block(b)
+
+    def example_card(self, type_id: str) -> str:
+        card = self.cards.example(type_id)
+        (uri,) = card_images(self.cards, [(card, CARD_PX["example"])])
+        notes = "".join(f"<li><strong>{escape(n.label)}</strong>：{escape(n.value)}</li>"
+                        for n in self.cards.annotations(card))
+        name = escape(f"示例：{card.name}（{self.game.card_types[type_id].name}）")
+        return (f'<figure class="anatomy"><img src="{uri}" alt="{escape(card.name)}" /><ol>{notes}</ol>'
+                f"<figcaption>{name}</figcaption></figure>")
+
+    def glossary(self) -> str:
+        keys = {name: f"gl-{n}" for n, e in enumerate(self.source.glossary) for name in e.names}
+        parts = []
+        for n, e in enumerate(self.source.glossary):
+            aliases = f"（{'、'.join(e.aliases)}）" if e.aliases else ""
+            see = ""
+            if e.see:
+                see = ' <span class="see">参见：' + "、".join(
+                    f'<a href="#{keys[s]}">{escape(s)}</a>' for s in e.see) + "</span>"
+            parts.append(f'<dt id="gl-{n}">{escape(e.term)}{escape(aliases)}</dt><dd>{escape(e.definition)}{see}</dd>')
+        return f'<dl class="glossary">{"".join(parts)}</dl>'
+
+    def gallery(self, type_id: str) -> str:
+        cards = self.cards.of_type(type_id) if type_id else self.cards.cards
+        uris = card_images(self.cards, [(c, CARD_PX["gallery"]) for c in cards])
+        figs = "".join(f'<figure><img src="{u}" alt="{escape(c.name)}" loading="lazy" />'
+                       f"<figcaption>{escape(c.name)}</figcaption></figure>" for c, u in zip(cards, uris))
+        return f'<div class="gallery">{figs}</div>'
+
+    def toc(self, doc: md.Document) -> str:
+        out, open_sub = ["<ol>"], False
+        for h in doc.headings():
+            if h.level > 2:
+                continue
+            link = f'<a href="#{h.anchor}">{escape(h.numbered_title)}</a>'
+            if h.level == 1:
+                if open_sub:
+                    out.append("</ol></li>")
+                    open_sub = False
+                elif len(out) > 1:
+                    out.append("</li>")
+                out.append(f"<li>{link}")
+            else:
+                if not open_sub:
+                    out.append("<ol>")
+                    open_sub = True
+                out.append(f"<li>{link}</li>")
+        out.append("</ol></li>" if open_sub else "</li>" if len(out) > 1 else "")
+        out.append("</ol>")
+        return "".join(out)
+
+    def document(self, doc: md.Document) -> str:
+        g = self.game
+        body = "".join(self.block(b) for b in doc.blocks)
+        title = escape(f"{g.name} 规则书")
+        sub = f"<p>{escape(g.name_en)}</p>" if g.name_en else ""
+        return (
+            "<!DOCTYPE html>\n"
+            f'<html lang="zh-CN"><head><meta charset="utf-8" />'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1" />'
+            f"<title>{title}</title><style>{CSS}</style></head><body><main>"
+            f'<header class="cover" id="top"><h1>{escape(g.name)}</h1>{sub}<p>规则书 · 版本 {escape(g.version)}</p></header>'
+            f'<nav class="toc"><strong>目录</strong>{self.toc(doc)}</nav>'
+            f'{body}</main><a class="top" href="#top">目录 ↑</a></body></html>\n'
+        )
