@@ -15,6 +15,7 @@ import typer
 from engine.errors import CardpressError
 
 from . import track_cli
+from . import rulebook_cli
 
 app = typer.Typer(
     name="cardpress",
@@ -27,6 +28,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 app.add_typer(track_cli.app, name="track")
+rulebook_cli.register(app)
 
 GameArg = Annotated[str, typer.Argument(help="A shipped game id (backrooms, duel, ridm) or a game folder path.",
                                         show_default=False)]
