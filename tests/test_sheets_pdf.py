@@ -1,0 +1,206 @@
+"""Card sheets as a printer sees them: pages, sizes, boxes, crop marks, mirrored backs, fonts, text."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pdfplumber
+import pypdfium2 as pdfium
+import pytest
+from pypdf import PdfReader
+from typer.testing import CliRunner
+
+from engine.check import check_game
+from pipeline.cli import app
+from pipeline.impose import PAPERS_MM, choose_layout
+
+PT_PER_MM = 72 / 25.4
+TOL_MM = 0.1
+
+
+def _sheet(result, paper):
+    return next(f for f in result.files if f.paper == paper)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_page_count_and_size(duel_sheets, paper):
+    sheet = _sheet(duel_sheets, paper)
+    reader = PdfReader(sheet.path)
+    n_cards = len(check_game("duel").cards)
+    assert len(reader.pages) == 2 * math.ceil(n_cards / sheet.layout.per_sheet) == sheet.pages
+    w_mm, h_mm = PAPERS_MM[paper]
+    for page in reader.pages:
+        assert float(page.mediabox.width) == pytest.approx(w_mm * PT_PER_MM, abs=0.01)
+        assert float(page.mediabox.height) == pytest.approx(h_mm * PT_PER_MM, abs=0.01)
+
+
+def test_grid_choices():
+    assert choose_layout("a4", 63, 88).per_sheet == 9
+    letter = choose_layout("letter", 63, 88)
+    assert letter.per_sheet == 8 and letter.rotated
+    # Everything (bleed and crop marks) stays inside the printable margin on both papers.
+    for layout in (choose_layout("a4", 63, 88), letter, choose_layout("a4", 63, 88, margin=12)):
+        for x0, y0, x1, y1 in layout.crop_marks():
+            for x, y in ((x0, y0), (x1, y1)):
+                assert layout.margin - 1e-6 <= x <= layout.paper_w - layout.margin + 1e-6
+                assert layout.margin - 1e-6 <= y <= layout.paper_h - layout.margin + 1e-6
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_trim_and_bleed_boxes(duel_sheets, paper):
+    sheet = _sheet(duel_sheets, paper)
+    layout = sheet.layout
+    ox, oy = layout.origin
+    page = PdfReader(sheet.path).pages[0]
+    trim = [float(v) / PT_PER_MM for v in page.trimbox]
+    bleed = [float(v) / PT_PER_MM for v in page.bleedbox]
+    assert trim == pytest.approx([ox, oy, ox + layout.block_w, oy + layout.block_h], abs=TOL_MM)
+    b = layout.bleed
+    assert bleed == pytest.approx([ox - b, oy - b, ox + layout.block_w + b, oy + layout.block_h + b], abs=TOL_MM)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_crop_marks_sit_on_the_cut_lines_outside_the_cards(duel_sheets, paper):
+    sheet = _sheet(duel_sheets, paper)
+    layout = sheet.layout
+    xs, ys = layout.cut_lines()
+    with pdfplumber.open(sheet.path) as pdf:
+        page = pdf.pages[0]
+        height = float(page.height)
+        marks = [l for l in page.lines if l["linewidth"] < 0.5]
+    vertical = [l for l in marks if abs(l["x0"] - l["x1"]) < 1e-3]
+    horizontal = [l for l in marks if abs(l["top"] - l["bottom"]) < 1e-3]
+    v_x = sorted({round(l["x0"] / PT_PER_MM, 3) for l in vertical})
+    h_y = sorted({round((height - l["top"]) / PT_PER_MM, 3) for l in horizontal})
+    assert v_x == pytest.approx(xs, abs=TOL_MM)
+    assert h_y == pytest.approx(ys, abs=TOL_MM)
+    ox, oy = layout.origin
+    for l in vertical:  # above or below the bleed, inside the printable margin
+        lo, hi = (height - l["bottom"]) / PT_PER_MM, (height - l["top"]) / PT_PER_MM
+        assert lo >= oy + layout.block_h + layout.bleed - TOL_MM or hi <= oy - layout.bleed + TOL_MM
+        assert layout.margin - TOL_MM <= lo and hi <= layout.paper_h - layout.margin + TOL_MM
+    for l in horizontal:
+        lo, hi = l["x0"] / PT_PER_MM, l["x1"] / PT_PER_MM
+        assert lo >= ox + layout.block_w + layout.bleed - TOL_MM or hi <= ox - layout.bleed + TOL_MM
+        assert layout.margin - TOL_MM <= lo and hi <= layout.paper_w - layout.margin + TOL_MM
+
+
+def _ink(path, index, dpi=24):
+    """Boolean mask of inked pixels of one page."""
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        image = pdf[index].render(scale=dpi / 72).to_pil().convert("L")
+    finally:
+        pdf.close()
+    return np.asarray(image) < 250
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_ink_outside_the_printable_margin(duel_sheets, paper):
+    sheet = _sheet(duel_sheets, paper)
+    dpi = 36
+    for index in (0, 1, sheet.pages - 2, sheet.pages - 1):
+        ink = _ink(sheet.path, index, dpi)
+        margin_px = int(sheet.layout.margin / 25.4 * dpi) - 1
+        assert not ink[:margin_px].any() and not ink[-margin_px:].any()
+        assert not ink[:, :margin_px].any() and not ink[:, -margin_px:].any()
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_backs_mirror_fronts_for_long_edge_duplex(duel_sheets, paper):
+    sheet = _sheet(duel_sheets, paper)
+    # The last sheet is partly filled, so a wrong mirror shows up as cards in the wrong cells.
+    last_front = sheet.pages - 2
+    front = _ink(sheet.path, last_front)
+    back = _ink(sheet.path, last_front + 1)
+    mirrored = front[:, ::-1]
+    # Intersection over union of inked areas (hairline crop marks, on fronts only, barely count).
+    overlap = (mirrored & back).sum() / max((mirrored | back).sum(), 1)
+    assert overlap > 0.95
+    assert front.sum() < front.size * 0.9  # the last sheet really is partial
+
+
+def test_short_edge_and_back_offset(tmp_path):
+    from pipeline.scaffold import scaffold
+
+    game = scaffold(tmp_path / "g", "偏移")
+    runner = CliRunner()
+    for name, extra in (("long", []), ("short", ["--short-edge"]), ("shift", ["--back-offset", "5,0"])):
+        out = tmp_path / name
+        result = runner.invoke(app, ["build", str(game), "--paper", "a4", "--out", str(out), *extra])
+        assert result.exit_code == 0, result.output
+    dpi = 24
+    front = _ink(tmp_path / "long" / "cards-a4.pdf", 0, dpi)
+    assert (_ink(tmp_path / "long" / "cards-a4.pdf", 1, dpi) == front[:, ::-1]).mean() > 0.97
+    assert (_ink(tmp_path / "short" / "cards-a4.pdf", 1, dpi) == front[::-1, :]).mean() > 0.97
+    long_back = _ink(tmp_path / "long" / "cards-a4.pdf", 1, dpi)
+    shifted = _ink(tmp_path / "shift" / "cards-a4.pdf", 1, dpi)
+    cols = np.nonzero(long_back.any(axis=0))[0]
+    cols_shifted = np.nonzero(shifted.any(axis=0))[0]
+    assert (cols_shifted.min() - cols.min()) == pytest.approx(5 / 25.4 * dpi, abs=1.0)
+
+
+def _fonts(resources, seen):
+    """Every font object reachable from a resources dictionary, through form XObjects too."""
+    if resources is None:
+        return
+    resources = resources.get_object()
+    for font in (resources.get("/Font") or {}).values():
+        font = font.get_object()
+        seen[id(font)] = font
+    for xobj in (resources.get("/XObject") or {}).values():
+        xobj = xobj.get_object()
+        if xobj.get("/Subtype") == "/Form":
+            _fonts(xobj.get("/Resources"), seen)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_font_is_embedded(duel_sheets, paper):
+    reader = PdfReader(_sheet(duel_sheets, paper).path)
+    fonts = {}
+    for page in reader.pages:
+        _fonts(page.get("/Resources"), fonts)
+    assert fonts
+    names = set()
+    for font in fonts.values():
+        descriptor = font.get("/FontDescriptor")
+        assert descriptor is not None, f"font {font.get('/BaseFont')} is not embedded"
+        descriptor = descriptor.get_object()
+        assert "/FontFile2" in descriptor, f"font {font.get('/BaseFont')} has no embedded TrueType program"
+        assert str(font["/BaseFont"])[7] == "+"  # a subset: ABCDEF+Name
+        names.add(str(font["/BaseFont"]).split("+", 1)[-1])
+    assert names == {"CardpressSansSC", "CardpressSansSC-Bold"}
+
+
+def test_chinese_names_and_rules_extract_back(duel_sheets):
+    reader = PdfReader(_sheet(duel_sheets, "a4").path)
+    text = "".join(page.extract_text() for page in reader.pages[::2]).replace("\n", "").replace(" ", "")
+    cards = check_game("duel").cards
+    for card in cards.values():
+        assert card.name in text
+    mortar = next(c for c in cards.values() if c.name == "迫击炮！！！")
+    body = mortar["text"].replace("\n", "").replace(" ", "")
+    for piece in body.replace("【", "").replace("】", "").split("。"):
+        assert piece.replace("【", "").replace("】", "") in text.replace("【", "").replace("】", "")
+
+
+def test_deck_prints_exactly_its_cards(tmp_path):
+    from engine.definitions import load_game
+    from engine.decks import read_deck
+
+    game = load_game("duel")
+    deck_path = game.card_data_dir / "decks" / "artillery.yaml"
+    deck = read_deck(deck_path)
+    result = CliRunner().invoke(app, ["build", "duel", "--paper", "a4", "--deck", str(deck_path), "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    reader = PdfReader(tmp_path / "cards-a4.pdf")
+    assert len(reader.pages) == 2 * math.ceil(deck.size / 9)
+    cards = check_game("duel").cards
+    fronts = [page.extract_text() for page in reader.pages[::2]]
+    for card_id, count in deck.entries:
+        name = cards[card_id].name
+        # the name bar is its own line of text
+        found = sum(line.strip() == name for text in fronts for line in text.splitlines())
+        assert found == count, (name, found, count)
+    assert "40 cards" in result.output and "5 sheets" not in result.output
