@@ -360,7 +360,11 @@ def chain_resolve(one: Annotated[bool, typer.Option("--one", help="Resolve only 
 # ---------------------------------------------------------------------------- duel
 
 
-@app.command(rich_help_panel=DUEL)
+#: Lets "-3" through as a value instead of an unknown option.
+SIGNED = {"ignore_unknown_options": True}
+
+
+@app.command(rich_help_panel=DUEL, context_settings=SIGNED)
 def life(player: Player, delta: Annotated[str, typer.Argument(help="Change, e.g. -3 or +2.")], why: Why = "",
          db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
     """Change a player's life by an effect (0 loses).
@@ -456,7 +460,7 @@ def move(player: Player, source: Annotated[str, typer.Argument(help="deck, hand,
 # ---------------------------------------------------------------------------- ridm
 
 
-@app.command(rich_help_panel=RIDM)
+@app.command(rich_help_panel=RIDM, context_settings=SIGNED)
 def sanity(player: Player, delta: Annotated[str, typer.Argument(help="Change, e.g. -1 or +1.")], why: Why = "",
            db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
     """Change a commander's sanity by an effect (0 loses).
