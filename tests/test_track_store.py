@@ -134,3 +134,25 @@ def test_engine_never_imports_the_pipeline_or_rendering_libraries():
             "print(bad); sys.exit(1 if bad else 0)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_snapshots_are_only_a_cache_undo_reaches_past_them(tmp_path, monkeypatch):
+    from engine.tracker import session
+
+    monkeypatch.setattr(session, "SNAPSHOT_EVERY", 4)
+    live = new_game(tmp_path)
+    states = [live.state]
+    for _ in range(13):
+        live.do("next")
+        states.append(live.state)
+    assert live.store.latest_snapshot(live.id) is not None
+    resumed = LiveGame(Store(tmp_path / "games.sqlite"), live.id, cards={})
+    assert resumed.replay.applied[0][1] is None, "resumed from the snapshot, not from the start"
+    for expected in reversed(states[:-1]):
+        resumed.undo()
+        assert resumed.state == expected
+    assert len(resumed.entries()) == resumed.replay.last_seq == 27
+    full = LiveGame(Store(tmp_path / "games.sqlite"), live.id, cards={}, use_snapshots=False)
+    assert full.state == resumed.state == states[0]
+    live.store.conn.execute("UPDATE snapshots SET data = x'00'")
+    assert LiveGame(Store(tmp_path / "games.sqlite"), live.id, cards={}).state == states[0]

@@ -43,6 +43,13 @@ CREATE TABLE IF NOT EXISTS entries (
     UNIQUE (game_id, op_id)
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- A cache only: the replayed state after entry ``seq``. Deleting it loses nothing.
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
 """
 
 #: Pragmas for every connection (the benchmark's baseline uses the same).
@@ -178,6 +185,27 @@ class Store:
             "SELECT seq, op_id, kind, command, args, target, events, created FROM entries "
             "WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after)).fetchall()
         return [_row_to_entry(r) for r in rows]
+
+    def entry(self, game_id: str, seq: int) -> Entry:
+        row = self.conn.execute(
+            "SELECT seq, op_id, kind, command, args, target, events, created FROM entries "
+            "WHERE game_id = ? AND seq = ?", (game_id, seq)).fetchone()
+        if row is None:
+            raise KeyError(seq)
+        return _row_to_entry(row)
+
+    # -------------------------------------------------------------------- snapshots (a cache)
+
+    def save_snapshot(self, game_id: str, seq: int, data: bytes) -> None:
+        with self.transaction():
+            self.conn.execute("INSERT OR REPLACE INTO snapshots(game_id, seq, data) VALUES (?,?,?)",
+                              (game_id, seq, data))
+            self.conn.execute("DELETE FROM snapshots WHERE game_id = ? AND seq < ?", (game_id, seq))
+
+    def latest_snapshot(self, game_id: str) -> tuple[int, bytes] | None:
+        row = self.conn.execute("SELECT seq, data FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                                (game_id,)).fetchone()
+        return (row[0], row[1]) if row else None
 
     # -------------------------------------------------------------------- current game
 
