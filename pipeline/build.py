@@ -10,7 +10,6 @@ copies cost a few bytes and each image is embedded once.
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -135,18 +134,31 @@ def write_sheets(path: Path, game: GameDefinition, sequence: list[Card], faces: 
         c.setAuthor("cardpress")
         c.setSubject(layout.describe())
         bbox = (-b * mm, -b * mm, (game.card_size.width_mm + b) * mm, (game.card_size.height_mm + b) * mm)
+        # Every face and back is painted once, as a form. A card that cannot print (missing
+        # glyph, text too long) is recorded and the others still painted, so one run reports
+        # them all; then the temp file is dropped and nothing is written.
+        errors: list[CardTextError] = []
+        by_id = {card.id: card for card in sequence}
         form_of: dict[str, str] = {}
         for n, (card_id, elements) in enumerate(faces.items()):
             name = form_of[card_id] = f"Face{n}"
             c.beginForm(name, *bbox)
-            painter.paint(c, elements, next(card for card in sequence if card.id == card_id))
+            try:
+                painter.paint(c, elements, by_id[card_id])
+            except CardTextError as exc:
+                errors.append(exc)
             c.endForm()
         back_form: dict[str, str] = {}
         for n, (back, elements) in enumerate(backs.items()):
             name = back_form[back] = f"Back{n}"
             c.beginForm(name, *bbox)
-            painter.paint(c, elements, None, label=f"back {back}")
+            try:
+                painter.paint(c, elements, None, label=f"back {back}")
+            except CardTextError as exc:
+                errors.append(exc)
             c.endForm()
+        if errors:
+            raise CardErrors(errors)
         fronts = layout.front_cells()
         back_cells = layout.back_cells(options.flip, options.back_offset_mm)
         per = layout.per_sheet
@@ -208,14 +220,9 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
     backs = {}
     for back in dict.fromkeys(definition.card_types[by_id[cid].type].back for cid in distinct):
         backs[back] = layouts.back(back, options.bleed_mm)
-    # Draw every face once off-page first: every glyph and text box problem is found (and all of
-    # them reported) before any file is opened.
-    _dry_run(painter, faces, backs, by_id, errors)
     if errors:
-        text_errors = [e for e in errors if isinstance(e, CardTextError)]
-        if len(text_errors) == len(errors):
-            raise CardErrors(text_errors)
-        raise errors[0]
+        raise errors[0] if len(errors) == 1 else DataError([Problem(str(e)) for e in errors])
+    painter.prepare_art(faces, by_id, progress)
 
     out_dir = options.out_dir or Path("dist") / definition.id
     result = BuildResult(definition, len(sequence), len(distinct))
@@ -224,21 +231,3 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
         pages = write_sheets(path, definition, sequence, faces, backs, painter, layout, options, progress)
         result.files.append(SheetFile(paper, path, pages, layout))
     return result
-
-
-def _dry_run(painter: CardPainter, faces: dict[str, list[Element]], backs: dict[str, list[Element]],
-             cards: dict[str, Card], errors: list[CardpressError]) -> None:
-    canvas = Canvas(io.BytesIO(), initialFontName=painter.fonts.regular)
-    for card_id, elements in faces.items():
-        try:
-            canvas.saveState()
-            painter.paint(canvas, elements, cards[card_id])
-        except CardpressError as exc:
-            errors.append(exc)
-        finally:
-            canvas.restoreState()
-    for back, elements in backs.items():
-        try:
-            painter.paint(canvas, elements, None, label=f"back {back}")
-        except CardpressError as exc:
-            errors.append(exc)

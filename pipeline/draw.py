@@ -8,6 +8,8 @@ down to the element's ``min_size``; still too big = an error naming card and fie
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -50,6 +52,14 @@ _BLACK = Color(0, 0, 0)
 _WHITE = Color(1, 1, 1)
 
 
+def _initial(name: str) -> str:
+    """The glyph shown on placeholder art: the name's first Chinese character, else its first."""
+    for ch in name:
+        if "\u3400" <= ch <= "\u9fff":
+            return ch
+    return name[:1]
+
+
 def _mix(a: Color, b: Color, t: float) -> Color:
     """``a`` blended toward ``b`` by ``t`` (opaque; see ``_placeholder``)."""
     return Color(a.red + (b.red - a.red) * t, a.green + (b.green - a.green) * t, a.blue + (b.blue - a.blue) * t)
@@ -78,6 +88,37 @@ class CardPainter:
         self.base_dir = base_dir
         self._fit_sizes: dict[tuple, float] = {}
         self._art_cache: dict[tuple, Path] = {}
+
+    def prepare_art(self, faces: dict[str, Sequence[Element]], cards: dict[str, Card], progress=None) -> None:
+        """Normalise every artwork the faces use, in parallel, before drawing.
+
+        Normalising (decode, crop, resample, JPEG-encode) is the only CPU-heavy step of a cold
+        build and each image is independent, so it spreads over the machine's cores.
+        """
+        jobs = {}
+        for card_id, elements in faces.items():
+            src = cards[card_id].art_path
+            if src is None or not src.is_file():
+                continue
+            for e in elements:
+                if e.kind == "art":
+                    jobs[(src, float(e["w"]), float(e["h"]))] = None
+        todo = [key for key in jobs if key not in self._art_cache]
+        if not todo:
+            return
+        workers = min(len(todo) // 8, os.cpu_count() or 1)
+        if workers > 1:
+            with ProcessPoolExecutor(workers) as pool:
+                results = pool.map(normalised_art, *zip(*todo), chunksize=8)
+                for n, (key, path) in enumerate(zip(todo, results)):
+                    self._art_cache[key] = path
+                    if progress:
+                        progress("preparing art", n + 1, len(todo))
+        else:
+            for n, key in enumerate(todo):
+                self._art_cache[key] = normalised_art(*key)
+                if progress:
+                    progress("preparing art", n + 1, len(todo))
 
     # ------------------------------------------------------------------ geometry helpers
     def _box(self, e: Element) -> tuple[float, float, float, float]:
@@ -256,7 +297,7 @@ class CardPainter:
         while k < w:
             c.line(x + k, y, x + k + h, y + h)
             k += step
-        label = str(e.get("label") or (card.name[:1] if card is not None else ""))
+        label = str(e.get("label") or (_initial(card.name) if card is not None else ""))
         if label:
             self._check_glyphs(label, card.id if card else "back", "name")
             size = min(w, h) * 0.55
