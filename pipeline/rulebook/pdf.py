@@ -184,6 +184,9 @@ class RulebookDoc(BaseDocTemplate):
             self.progress("typesetting", self.page, max(self.last_page_count, self.page))
 
     def afterFlowable(self, flowable):
+        if isinstance(flowable, Bookmark):
+            self.chapter = flowable.title  # the running header of the contents pages says 目录
+            return
         if not isinstance(flowable, HeadingParagraph):
             return
         h = flowable.heading

@@ -5,8 +5,8 @@ The template sees the game definition and nothing else typed by hand: ``game``, 
 definition values into Chinese (``face``, ``owner``, ``capacity``, ``kind``, ``value_range``).
 ``StrictUndefined`` makes a misspelt name an error instead of an empty string.
 
-A game folder may carry its own ``rulebook.md.j2`` / ``glossary.yaml`` beside ``game.yaml``;
-otherwise the shipped template for the game's id is used.
+A game folder may carry its own ``templates/rulebook.md.j2`` / ``templates/glossary.yaml`` (the
+same ``templates/`` its card layouts use); otherwise the shipped ones for the game's id are used.
 
 Example::
 
@@ -106,8 +106,9 @@ def _value_range(spec: FieldSpec) -> str:
 def _template_dirs(game: GameDefinition) -> tuple[list[str], str, Path]:
     """Search path, template name and the template's path for a game."""
     root = templates_root()
-    if game.folder is not None and (game.folder / RULEBOOK_TEMPLATE).is_file():
-        return [str(game.folder), str(root)], RULEBOOK_TEMPLATE, game.folder / RULEBOOK_TEMPLATE
+    own = _own_dir(game)
+    if own is not None and (own / RULEBOOK_TEMPLATE).is_file():
+        return [str(own), str(root)], RULEBOOK_TEMPLATE, own / RULEBOOK_TEMPLATE
     path = root / game.id / RULEBOOK_TEMPLATE
     if not path.is_file():
         raise RulebookTemplateError(f"no rulebook for game {game.id!r}: {path} does not exist")
@@ -162,9 +163,18 @@ def _render(env: jinja2.Environment, name: str, ctx: dict[str, Any], path: Path)
         raise RulebookTemplateError(f"{_where(exc, path)}: {type(exc).__name__}: {exc}") from None
 
 
+def _own_dir(game: GameDefinition) -> Path | None:
+    """A game folder's own ``templates/`` (as for card layouts), if it has one."""
+    if game.folder is None:
+        return None
+    own = game.folder / "templates"
+    return own if own.is_dir() else None
+
+
 def glossary_path(game: GameDefinition) -> Path:
-    if game.folder is not None and (game.folder / GLOSSARY_FILE).is_file():
-        return game.folder / GLOSSARY_FILE
+    own = _own_dir(game)
+    if own is not None and (own / GLOSSARY_FILE).is_file():
+        return own / GLOSSARY_FILE
     return templates_root() / game.id / GLOSSARY_FILE
 
 
