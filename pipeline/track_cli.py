@@ -89,8 +89,9 @@ def _parse_decks(decks: list[str]) -> dict[str, Path]:
     return out
 
 
-@app.command(rich_help_panel=GAMES)
+@app.command(rich_help_panel=GAMES, context_settings={"allow_extra_args": True})
 def new(
+    ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="Game id (backrooms, duel, ridm) or a game folder.")],
     players: Annotated[list[str], typer.Option("--players", "-p", help="Player names, in seat order (repeat or comma-separate).")],
     first: Annotated[Optional[str], typer.Option("--first", help="Who goes first (default: the first player).")] = None,
@@ -102,9 +103,13 @@ def new(
 ) -> None:
     """Start a game, print its id and make it current.
 
-    Example: cardpress track new backrooms --players A --players B --levels "level-0,level-1,level-2"
+    Example: cardpress track new backrooms --players A B --levels "level-0,level-1,level-2"
     """
-    names = [n.strip() for p in players for n in p.replace("，", ",").split(",") if n.strip()]
+    # "--players A B": B is left over as an extra argument; "-p A -p B" and "-p A,B" work too.
+    extra = [a for a in ctx.args if not a.startswith("-")]
+    if len(extra) != len(ctx.args):
+        raise typer.BadParameter(f"unexpected {' '.join(ctx.args)}", param_hint="--players")
+    names = [n.strip() for p in [*players, *extra] for n in p.replace("，", ",").split(",") if n.strip()]
     pile = tuple(x.strip() for x in levels.replace("，", ",").split(",") if x.strip())
     with _store(db) as store:
         live = LiveGame.new(store, game, names, first=first, levels=pile, decks=_parse_decks(deck),

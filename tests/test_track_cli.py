@@ -22,7 +22,7 @@ def run(db, *args, input=None):
 
 
 def test_new_status_json_and_next(db):
-    result = run(db, "new", "backrooms", "--players", "A", "--players", "B", "--levels", "Level 0,Level 1")
+    result = run(db, "new", "backrooms", "--players", "A", "B", "--levels", "Level 0,Level 1")
     assert result.exit_code == 0, result.output
     game_id = result.output.splitlines()[0]
     assert game_id.startswith("backrooms-")
@@ -70,7 +70,7 @@ def test_chain_commands_and_log(db):
 
 
 def test_duel_game_over_and_acting_after_it(db):
-    run(db, "new", "duel", "-p", "A,B", "--first", "B")
+    run(db, "new", "duel", "-p", "A", "-p", "B", "--first", "B")
     status = json.loads(run(db, "status", "--json").output)
     assert status["active"] == "B" and status["phase"] == "main"
     assert set(status["players"][0]) >= {"name", "life", "deck", "descents_used", "in_turn_skills_used"}

@@ -251,7 +251,10 @@ def start_game(ctx: Context, players: tuple[str, ...], first: int = 0, **options
     if not 0 <= first < len(players):
         raise IllegalCommand(f"first player must be one of {', '.join(players)}")
     batch = Batch(State())
-    batch.emit(*ctx.rules.setup(ctx, tuple(players), first, **options))
+    setup = ctx.rules.setup(ctx, tuple(players), first, **options)
+    # Opening reminders (who draws how many) go after the first phase is entered, so they show on the board.
+    batch.emit(*(e for e in setup if not isinstance(e, ev.ReminderGiven)))
     begin_turn(batch, ctx, 1, first)
+    batch.emit(*(e for e in setup if isinstance(e, ev.ReminderGiven)))
     settle(batch, ctx)
     return batch.events
