@@ -6,7 +6,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from pipeline.build import BuildOptions, build_sheets
-from pipeline.fonts import cache_dir
+from pipeline.fonts import build_fonts, cache_dir
 from pipeline.scaffold import scaffold
 
 
@@ -31,7 +31,10 @@ def _images(path):
 
 
 def test_art_is_normalised_cached_and_embedded_once(tmp_path, monkeypatch):
-    monkeypatch.setenv("CARDPRESS_CACHE", str(cache_dir()))  # keep the built fonts
+    fonts = build_fonts()[0].parent
+    (tmp_path / "cache" / "fonts").mkdir(parents=True)
+    (tmp_path / "cache" / "fonts" / fonts.name).symlink_to(fonts)  # reuse the built fonts
+    monkeypatch.setenv("CARDPRESS_CACHE", str(tmp_path / "cache"))  # an empty art cache
     game = scaffold(tmp_path / "g", "卡图")
     Image.new("RGB", (1800, 2520), (180, 40, 40)).save(game / "art" / "scout.png")          # big opaque PNG
     Image.new("RGB", (300, 420), (40, 40, 180)).save(game / "art" / "guardian.jpg")          # small JPEG
@@ -55,6 +58,7 @@ def test_art_is_normalised_cached_and_embedded_once(tmp_path, monkeypatch):
     # A second build reuses the cache: same files, no new ones.
     art_cache = cache_dir() / "art"
     before = set(art_cache.iterdir())
+    assert len(before) == 3
     build_sheets(game, BuildOptions(papers=("a4",), out_dir=tmp_path / "out2", deck=deck))
     assert set(art_cache.iterdir()) == before
     # Changing the picture changes its cache key.
