@@ -114,7 +114,7 @@ def rules(
         console.print(f"\n[bold cyan]§{m.section.number} {escape(m.section.title)}[/]"
                       + (f"  [dim]{escape(trail)}[/]" if trail else ""))
         for line in m.lines[:MAX_LINES_PER_SECTION]:
-            console.print("  " + mark(line))
+            console.print("  " + mark(line), soft_wrap=True)  # rich cannot wrap CJK runs well
         if len(m.lines) > MAX_LINES_PER_SECTION:
             console.print(f"  [dim]…另有{len(m.lines) - MAX_LINES_PER_SECTION}处[/]")
 

@@ -25,7 +25,12 @@ class MissingGlyphs(RulebookError):
 class UnknownTerm(RulebookError):
     """``cardpress rules`` found neither a glossary entry nor any section mentioning the term."""
 
-    def __init__(self, game: str, term: str, suggestions: list[str]):
+    def __init__(self, game: str, term: str, suggestions: list[str], known: list[str] | None = None):
         self.term, self.suggestions = term, suggestions
-        hint = f"; did you mean: {'、'.join(suggestions)}?" if suggestions else ""
+        if suggestions:
+            hint = f"; did you mean: {'、'.join(suggestions)}?"
+        elif known:
+            hint = f"; glossary terms include: {'、'.join(known)}"
+        else:
+            hint = ""
         super().__init__(f"{game}: no rule or glossary entry mentions {term!r}{hint}")

@@ -20,6 +20,8 @@ from .source import GlossaryEntry, render_source
 
 #: Mentions shown per section; more are summarised as a count.
 MAX_LINES_PER_SECTION = 4
+#: Glossary terms listed when a term has no near miss at all.
+KNOWN_SHOWN = 12
 
 
 @dataclass(frozen=True)
@@ -75,5 +77,6 @@ def lookup(game: str | Path | GameDefinition, term: str) -> LookupResult:
         if lines or any(_norm(n) in _norm(s.title) for n in names):
             mentions.append(Mention(s, lines))
     if not entries and not mentions:
-        raise UnknownTerm(definition.id, term, suggest(term, candidates(src.glossary, definition, secs)))
+        raise UnknownTerm(definition.id, term, suggest(term, candidates(src.glossary, definition, secs)),
+                          [e.term for e in src.glossary][:KNOWN_SHOWN])
     return LookupResult(definition, term, entries, tuple(mentions))
