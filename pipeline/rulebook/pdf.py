@@ -50,6 +50,8 @@ CALLOUT_COLORS = {
     "note": (colors.HexColor("#eaf2fb"), colors.HexColor("#3b7bbf")),
     "example": (colors.HexColor("#edf7ed"), colors.HexColor("#3f8f4f")),
 }
+#: A chapter starts on a fresh page unless at least this share of the page is still free.
+CHAPTER_MIN_ROOM = 0.4
 CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 
 
@@ -330,14 +332,27 @@ class Typesetter:
     def story(self, doc: md.Document) -> list[Flowable]:
         self.doc = doc
         story = self.cover() + self.contents()
+        # Chapters start on a new page when less than this much of the page is left; the
+        # glossary and the gallery always do, so they can be found by flicking through.
+        room = (self.geom.size[1] - 2 * self.geom.margin) * CHAPTER_MIN_ROOM
         first = True
-        for block in doc.blocks:
-            if isinstance(block, md.Heading) and block.level == 1 and not first:
-                story.append(PageBreak())
-            if isinstance(block, md.Heading):
+        for n, block in enumerate(doc.blocks):
+            if isinstance(block, md.Heading) and block.level == 1:
+                if not first:
+                    story.append(PageBreak() if self._starts_reference(doc.blocks, n) else CondPageBreak(room))
                 first = False
             story.extend(self.block(block))
         return story
+
+    @staticmethod
+    def _starts_reference(blocks: list[md.Block], index: int) -> bool:
+        """Does the chapter starting at ``blocks[index]`` hold the glossary or the gallery?"""
+        for b in blocks[index + 1:]:
+            if isinstance(b, md.Heading) and b.level == 1:
+                return False
+            if isinstance(b, md.Directive) and b.name in ("glossary", "gallery"):
+                return True
+        return False
 
     def block(self, block: md.Block) -> list[Flowable]:
         if isinstance(block, md.Heading):
