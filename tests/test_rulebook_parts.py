@@ -111,10 +111,10 @@ def test_html_is_well_formed_and_self_contained(ridm_html):
     assert ridm_html.startswith("<!DOCTYPE html>")
     root = ET.fromstring(ridm_html.split("\n", 1)[1])  # XHTML-compatible: parses as XML
     assert root.tag == "html"
-    without_data = re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "", ridm_html)
+    without_data = re.sub(r"data:image/(?:png|jpeg);base64,[A-Za-z0-9+/=]+", "", ridm_html)
     assert not re.search(r"(?:https?:)?//[a-z]|url\(", without_data)
     srcs = [el.get("src") for el in root.iter("img")]
-    assert srcs and all(s.startswith("data:image/png;base64,") for s in srcs)
+    assert srcs and all(re.match(r"data:image/(png|jpeg);base64,", s) for s in srcs)
     assert not list(root.iter("link")) and not [el for el in root.iter("script") if el.get("src")]
     assert 'name="viewport"' in ridm_html
     ids = {el.get("id") for el in root.iter() if el.get("id")}

@@ -21,6 +21,8 @@ from .errors import MissingGlyphs
 from .source import RulebookSource
 
 CARD_PX = {"example": 360, "gallery": 180}
+#: Gallery thumbnails are JPEG (a tenth of the PNG size; the 70-card backrooms page drops from 2 MB).
+GALLERY_JPEG_QUALITY = 82
 
 CSS = """
 :root{--ink:#222;--muted:#666;--accent:#8a3b12;--line:#d8cfc4;--paper:#fffdf9}
@@ -64,8 +66,8 @@ padding:.45rem .9rem;text-decoration:none;font-size:.9rem;box-shadow:0 2px 6px r
 """
 
 
-def card_images(cards: RulebookCards, wanted: list[tuple[object, int]]) -> list[str]:
-    """PNG data URIs of cards, each ``px`` wide, drawn by the card renderer (via pypdfium2)."""
+def card_images(cards: RulebookCards, wanted: list[tuple[object, int]], jpeg: bool = False) -> list[str]:
+    """PNG (or JPEG) data URIs of cards, each ``px`` wide, drawn by the card renderer (via pypdfium2)."""
     import pypdfium2 as pdfium
 
     if not wanted:
@@ -86,9 +88,13 @@ def card_images(cards: RulebookCards, wanted: list[tuple[object, int]]) -> list[
             page = pdf[n]
             scale = px / page.get_width()
             image = page.render(scale=scale).to_pil()
-            png = io.BytesIO()
-            image.save(png, format="PNG", optimize=True)
-            out.append("data:image/png;base64," + base64.b64encode(png.getvalue()).decode("ascii"))
+            buf_img = io.BytesIO()
+            if jpeg:
+                image.convert("RGB").save(buf_img, format="JPEG", quality=GALLERY_JPEG_QUALITY, optimize=True)
+            else:
+                image.save(buf_img, format="PNG", optimize=True)
+            mime = "image/jpeg" if jpeg else "image/png"
+            out.append(f"data:{mime};base64," + base64.b64encode(buf_img.getvalue()).decode("ascii"))
     finally:
         pdf.close()
     return out
@@ -174,7 +180,7 @@ class HtmlWriter:
 
     def gallery(self, type_id: str) -> str:
         cards = self.cards.of_type(type_id) if type_id else self.cards.cards
-        uris = card_images(self.cards, [(c, CARD_PX["gallery"]) for c in cards])
+        uris = card_images(self.cards, [(c, CARD_PX["gallery"]) for c in cards], jpeg=True)
         figs = "".join(f'<figure><img src="{u}" alt="{escape(c.name)}" loading="lazy" />'
                        f"<figcaption>{escape(c.name)}</figcaption></figure>" for c, u in zip(cards, uris))
         return f'<div class="gallery">{figs}</div>'
