@@ -407,8 +407,9 @@ class Typesetter:
                 longest_word = max((len(w) for w in text.split()), default=1)
                 minimum[i] = max(minimum[i], min(4, max(2, longest_word if text.isascii() else 2)) * font_size + pad)
         if sum(natural) <= avail:
-            extra = (avail - sum(natural)) / ncol
-            return [n + extra for n in natural]
+            # Spare width goes to the wordy columns, so short ones (顺序, 容量) stay narrow.
+            scale = avail / sum(natural)
+            return [n * scale for n in natural]
         widths = [0.0] * ncol
         remaining, open_cols = avail, list(range(ncol))
         while open_cols:
