@@ -121,6 +121,40 @@ def _crop_marks(c: Canvas, layout: SheetLayout) -> None:
     c.restoreState()
 
 
+def paint_forms(c: Canvas, game: GameDefinition, sequence: list[Card], faces: dict[str, list[Element]],
+                backs: dict[str, list[Element]], painter: CardPainter, bleed_mm: float) -> tuple[dict, dict]:
+    """Paint every distinct face and back once into a form XObject; return their form names.
+
+    A card that cannot print (missing glyph, text too long) is recorded and the others still
+    painted, so one run reports them all (``CardErrors``); the caller's temp file is dropped.
+    """
+    b = bleed_mm
+    bbox = (-b * mm, -b * mm, (game.card_size.width_mm + b) * mm, (game.card_size.height_mm + b) * mm)
+    errors: list[CardTextError] = []
+    by_id = {card.id: card for card in sequence}
+    form_of: dict[str, str] = {}
+    for n, (card_id, elements) in enumerate(faces.items()):
+        name = form_of[card_id] = f"Face{n}"
+        c.beginForm(name, *bbox)
+        try:
+            painter.paint(c, elements, by_id[card_id])
+        except CardTextError as exc:
+            errors.append(exc)
+        c.endForm()
+    back_form: dict[str, str] = {}
+    for n, (back, elements) in enumerate(backs.items()):
+        name = back_form[back] = f"Back{n}"
+        c.beginForm(name, *bbox)
+        try:
+            painter.paint(c, elements, None, label=f"back {back}")
+        except CardTextError as exc:
+            errors.append(exc)
+        c.endForm()
+    if errors:
+        raise CardErrors(errors)
+    return form_of, back_form
+
+
 def write_sheets(path: Path, game: GameDefinition, sequence: list[Card], faces: dict[str, list[Element]],
                  backs: dict[str, list[Element]], painter: CardPainter, layout: SheetLayout, options: BuildOptions,
                  progress: Progress | None = None) -> int:
@@ -133,32 +167,7 @@ def write_sheets(path: Path, game: GameDefinition, sequence: list[Card], faces: 
         c.setTitle(f"{game.name} — print-and-play card sheets ({layout.paper.upper()})")
         c.setAuthor("cardpress")
         c.setSubject(layout.describe())
-        bbox = (-b * mm, -b * mm, (game.card_size.width_mm + b) * mm, (game.card_size.height_mm + b) * mm)
-        # Every face and back is painted once, as a form. A card that cannot print (missing
-        # glyph, text too long) is recorded and the others still painted, so one run reports
-        # them all; then the temp file is dropped and nothing is written.
-        errors: list[CardTextError] = []
-        by_id = {card.id: card for card in sequence}
-        form_of: dict[str, str] = {}
-        for n, (card_id, elements) in enumerate(faces.items()):
-            name = form_of[card_id] = f"Face{n}"
-            c.beginForm(name, *bbox)
-            try:
-                painter.paint(c, elements, by_id[card_id])
-            except CardTextError as exc:
-                errors.append(exc)
-            c.endForm()
-        back_form: dict[str, str] = {}
-        for n, (back, elements) in enumerate(backs.items()):
-            name = back_form[back] = f"Back{n}"
-            c.beginForm(name, *bbox)
-            try:
-                painter.paint(c, elements, None, label=f"back {back}")
-            except CardTextError as exc:
-                errors.append(exc)
-            c.endForm()
-        if errors:
-            raise CardErrors(errors)
+        form_of, back_form = paint_forms(c, game, sequence, faces, backs, painter, b)
         fronts = layout.front_cells()
         back_cells = layout.back_cells(options.flip, options.back_offset_mm)
         per = layout.per_sheet
@@ -179,6 +188,61 @@ def write_sheets(path: Path, game: GameDefinition, sequence: list[Card], faces: 
     return 2 * len(sheets)
 
 
+@dataclass
+class Prepared:
+    """A checked game laid out and ready to draw: the print sequence, each distinct face's and
+    back's elements, and the painter (fonts, fitted sizes and normalised art cached)."""
+
+    game: GameDefinition
+    cards: dict[str, Card]
+    sequence: list[Card]
+    faces: dict[str, list[Element]]
+    backs: dict[str, list[Element]]
+    painter: CardPainter
+
+    def back_of(self, card: Card) -> str:
+        return self.game.card_types[card.type].back
+
+
+def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_mm: float = 3.0,
+            progress: Progress | None = None) -> Prepared:
+    """Load → check → lay out. Raises ``DataError`` for bad data or templates; writes nothing."""
+    definition = game if isinstance(game, GameDefinition) else load_game(game)
+    if deck is not None and not deck.is_file():
+        raise DataError(Problem("deck file not found", Location(deck)))
+    report = check_game(definition, decks=[deck] if deck else None)
+    report.raise_if_problems()
+    if not report.cards:
+        raise DataError(Problem("the game has no cards", Location(definition.card_data_dir / "cards")))
+    chosen = report.decks[0] if deck else None
+    sequence = print_sequence(definition, report.cards, chosen.entries if chosen else None)
+    if not sequence:
+        raise DataError(Problem("the deck has no cards", Location(deck)))
+    layouts = Layouts(definition)
+    size = definition.card_size
+    painter = CardPainter(register_fonts(), size.width_mm, size.height_mm, definition.card_data_dir)
+    distinct = list(dict.fromkeys(card.id for card in sequence))
+    faces: dict[str, list[Element]] = {}
+    errors: list[CardpressError] = []
+    for n, card_id in enumerate(distinct):
+        try:
+            faces[card_id] = layouts.face(report.cards[card_id], bleed_mm)
+        except CardpressError as exc:
+            errors.append(exc)
+        if progress:
+            progress("laying out", n + 1, len(distinct))
+    backs = {}
+    for back in dict.fromkeys(definition.card_types[report.cards[cid].type].back for cid in distinct):
+        try:
+            backs[back] = layouts.back(back, bleed_mm)
+        except CardpressError as exc:
+            errors.append(exc)
+    if errors:
+        raise errors[0] if len(errors) == 1 else DataError([Problem(str(e)) for e in errors])
+    painter.prepare_art(faces, report.cards, progress)
+    return Prepared(definition, report.cards, sequence, faces, backs, painter)
+
+
 def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = BuildOptions(),
                  progress: Progress | None = None) -> BuildResult:
     """Check, lay out and impose a game's cards into ``out_dir/cards-<paper>.pdf``.
@@ -186,48 +250,19 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
     Raises ``DataError`` (bad data), ``CardErrors`` (text that cannot print) or ``LayoutError``.
     """
     definition = game if isinstance(game, GameDefinition) else load_game(game)
-    deck_paths = [options.deck] if options.deck else None
-    if options.deck is not None and not options.deck.is_file():
-        raise DataError(Problem("deck file not found", Location(options.deck)))
-    report = check_game(definition, decks=deck_paths)
-    report.raise_if_problems()
-    if not report.cards:
-        raise DataError(Problem("the game has no cards", Location(definition.card_data_dir / "cards")))
-    deck = report.decks[0] if options.deck else None
-    sequence = print_sequence(definition, report.cards, deck.entries if deck else None)
-    if not sequence:
-        raise DataError(Problem("the deck has no cards", Location(options.deck)))
+    size = definition.card_size
+    # Check the paper first: a layout that cannot fit is known before any work is done.
     layouts_by_paper = {
-        paper: choose_layout(paper, definition.card_size.width_mm, definition.card_size.height_mm,
-                             options.bleed_mm, options.margin_mm, options.gutter_mm)
+        paper: choose_layout(paper, size.width_mm, size.height_mm, options.bleed_mm, options.margin_mm,
+                             options.gutter_mm)
         for paper in options.papers
     }
-    fonts = register_fonts()
-    layouts = Layouts(definition)
-    painter = CardPainter(fonts, definition.card_size.width_mm, definition.card_size.height_mm, definition.card_data_dir)
-
-    distinct = list(dict.fromkeys(card.id for card in sequence))
-    faces: dict[str, list[Element]] = {}
-    errors: list[CardpressError] = []
-    by_id = report.cards
-    for n, card_id in enumerate(distinct):
-        try:
-            faces[card_id] = layouts.face(by_id[card_id], options.bleed_mm)
-        except CardpressError as exc:
-            errors.append(exc)
-        if progress:
-            progress("laying out", n + 1, len(distinct))
-    backs = {}
-    for back in dict.fromkeys(definition.card_types[by_id[cid].type].back for cid in distinct):
-        backs[back] = layouts.back(back, options.bleed_mm)
-    if errors:
-        raise errors[0] if len(errors) == 1 else DataError([Problem(str(e)) for e in errors])
-    painter.prepare_art(faces, by_id, progress)
-
+    prep = prepare(definition, options.deck, options.bleed_mm, progress)
     out_dir = options.out_dir or Path("dist") / definition.id
-    result = BuildResult(definition, len(sequence), len(distinct))
+    result = BuildResult(definition, len(prep.sequence), len(prep.faces))
     for paper, layout in layouts_by_paper.items():
         path = out_dir / f"cards-{paper}.pdf"
-        pages = write_sheets(path, definition, sequence, faces, backs, painter, layout, options, progress)
+        pages = write_sheets(path, definition, prep.sequence, prep.faces, prep.backs, prep.painter, layout,
+                             options, progress)
         result.files.append(SheetFile(paper, path, pages, layout))
     return result

@@ -123,6 +123,41 @@ def build(
 
 
 @app.command(rich_help_panel="Production")
+def images(
+    game: GameArg,
+    out: Annotated[Optional[Path], typer.Option(help="Output folder. Default: dist/GAME.", show_default=False)] = None,
+    deck: Annotated[Optional[Path], typer.Option(help="Only this deck's cards (TTS sheets repeat its copies).",
+                                                 show_default=False)] = None,
+    dpi: Annotated[int, typer.Option(min=72, max=1200, help="Resolution of the card images.")] = 300,
+    bleed: Annotated[float, typer.Option(help="Bleed included in each image, mm (1/8 inch = 3.175, "
+                                         "the print-shop norm).")] = 3.175,
+    tts: Annotated[bool, typer.Option("--tts/--no-tts", help="Also write Tabletop Simulator deck sheets "
+                                      "(10 × 7, last slot = hidden-card back).")] = True,
+) -> None:
+    """Write one PNG per card (and per back) for print shops, plus Tabletop Simulator sheets.
+
+    Files: DIR/images/<card id>.png, DIR/images/back-<name>.png, DIR/tts/sheet-NN.jpg and
+    DIR/tts/back-<name>.jpg.
+
+    Example: cardpress images ridm
+
+    Example: cardpress images duel --deck card_data/duel/decks/swords.yaml --no-tts --dpi 600
+    """
+    from .build import prepare
+    from .images import write_images
+
+    with reported(), progress_bar() as progress:
+        prep = prepare(game, deck, bleed, progress)
+        result = write_images(prep, out or Path("dist") / prep.game.id, dpi, bleed, tts, progress)
+    w, h = result.size_px
+    folder = result.cards[0].parent
+    typer.echo(f"{prep.game.name}: {len(result.cards)} card images and {len(result.backs)} back(s), "
+               f"{w} × {h} px at {dpi} dpi, in {folder}")
+    if tts:
+        typer.echo(f"  Tabletop Simulator: {len(result.tts_sheets)} sheet(s) in {result.tts_sheets[0].parent}")
+
+
+@app.command(rich_help_panel="Production")
 def check(game: GameArg) -> None:
     """Check a game's definition, cards and decks; list every problem.
 
