@@ -158,6 +158,36 @@ def images(
 
 
 @app.command(rich_help_panel="Production")
+def calibrate(
+    paper: Annotated[str, typer.Option(help="a4 or letter.")] = "a4",
+    out: Annotated[Optional[Path], typer.Option(help="Output file. Default: dist/calibration-PAPER.pdf.",
+                                                show_default=False)] = None,
+    margin: Annotated[float, typer.Option(help="Printer's unprintable margin, mm.")] = 5.0,
+    short_edge: Annotated[bool, typer.Option("--short-edge", help="Short-edge duplex flipping.")] = False,
+    back_offset: Annotated[str, typer.Option(help="Check an offset: print with it applied (X,Y mm).")] = "0,0",
+) -> None:
+    """Write a duplex calibration sheet to measure your printer's front/back drift.
+
+    Print it double-sided with the settings you use for cards, hold it against a light, and read
+    where each front cross falls on the back's millimetre scale: that reading is the X,Y to pass
+    to `cardpress build --back-offset X,Y`.
+
+    Example: cardpress calibrate --paper letter
+
+    Example: cardpress calibrate --back-offset 0.5,-1   (verify a correction)
+    """
+    from .calibrate import write_calibration
+
+    if paper.lower() not in ("a4", "letter"):
+        raise typer.BadParameter(f"unknown paper {paper!r}; use a4 or letter", param_hint="--paper")
+    target = out or Path("dist") / f"calibration-{paper.lower()}.pdf"
+    with reported():
+        path = write_calibration(target, paper.lower(), margin, "short" if short_edge else "long",
+                                 _parse_offset(back_offset))
+    typer.echo(f"{path}: print double-sided at actual size, then read the offset on the back's scales")
+
+
+@app.command(rich_help_panel="Production")
 def check(game: GameArg) -> None:
     """Check a game's definition, cards and decks; list every problem.
 
