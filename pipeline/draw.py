@@ -132,34 +132,38 @@ class CardPainter:
             raise GlyphMissing(card, field, missing)
 
     # ------------------------------------------------------------------ element kinds
-    def _rect(self, c, e: Element) -> None:
-        x, y, w, h = self._box(e)
+    @staticmethod
+    def _paint_style(c, e: Element) -> tuple[int, int] | None:
+        """Set fill and stroke from the element; return (stroke, fill) flags, None if invisible.
+        Call inside saveState/restoreState."""
         fill, stroke = color(e.get("fill")), color(e.get("stroke"))
         if fill is None and stroke is None:
-            return
-        c.saveState()
+            return None
         if fill is not None:
             c.setFillColor(fill)
         if stroke is not None:
             c.setStrokeColor(stroke)
             c.setLineWidth(float(e.get("stroke_width", 0.5)))
-        radius = float(e.get("radius", 0)) * mm
-        if radius:
-            c.roundRect(x, y, w, h, radius, stroke=int(stroke is not None), fill=int(fill is not None))
-        else:
-            c.rect(x, y, w, h, stroke=int(stroke is not None), fill=int(fill is not None))
+        return int(stroke is not None), int(fill is not None)
+
+    def _rect(self, c, e: Element) -> None:
+        x, y, w, h = self._box(e)
+        c.saveState()
+        flags = self._paint_style(c, e)
+        if flags:
+            radius = float(e.get("radius", 0)) * mm
+            if radius:
+                c.roundRect(x, y, w, h, radius, stroke=flags[0], fill=flags[1])
+            else:
+                c.rect(x, y, w, h, stroke=flags[0], fill=flags[1])
         c.restoreState()
 
     def _circle(self, c, e: Element) -> None:
         cx, cy, r = float(e["cx"]) * mm, (self.h_mm - float(e["cy"])) * mm, float(e["r"]) * mm
-        fill, stroke = color(e.get("fill")), color(e.get("stroke"))
         c.saveState()
-        if fill is not None:
-            c.setFillColor(fill)
-        if stroke is not None:
-            c.setStrokeColor(stroke)
-            c.setLineWidth(float(e.get("stroke_width", 0.5)))
-        c.circle(cx, cy, r, stroke=int(stroke is not None), fill=int(fill is not None))
+        flags = self._paint_style(c, e)
+        if flags:
+            c.circle(cx, cy, r, stroke=flags[0], fill=flags[1])
         c.restoreState()
 
     def _line(self, c, e: Element) -> None:
@@ -174,19 +178,15 @@ class CardPainter:
 
     def _polygon(self, c, e: Element) -> None:
         pts = [(float(px) * mm, (self.h_mm - float(py)) * mm) for px, py in e["points"]]
-        path = c.beginPath()
-        path.moveTo(*pts[0])
-        for p in pts[1:]:
-            path.lineTo(*p)
-        path.close()
-        fill, stroke = color(e.get("fill")), color(e.get("stroke"))
         c.saveState()
-        if fill is not None:
-            c.setFillColor(fill)
-        if stroke is not None:
-            c.setStrokeColor(stroke)
-            c.setLineWidth(float(e.get("stroke_width", 0.5)))
-        c.drawPath(path, stroke=int(stroke is not None), fill=int(fill is not None))
+        flags = self._paint_style(c, e)
+        if flags:
+            path = c.beginPath()
+            path.moveTo(*pts[0])
+            for p in pts[1:]:
+                path.lineTo(*p)
+            path.close()
+            c.drawPath(path, stroke=flags[0], fill=flags[1])
         c.restoreState()
 
     def _text(self, c, e: Element, card: str) -> None:
