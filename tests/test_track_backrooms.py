@@ -213,3 +213,18 @@ def test_levels_by_card_id_resolve_to_names_and_an_illegal_deck_is_refused(tmp_p
         LiveGame.new(store, folder, ("A", "B"), decks={"A": bad})
     with pytest.raises(IllegalCommand, match="public level pile"):
         LiveGame.new(store, folder, ("A", "B"))
+
+
+def test_deck_check_is_a_rules_api(tmp_path):
+    from engine.definitions import load_game
+    from engine.rules import check_deck_file
+
+    folder = write_backrooms_game(tmp_path / "game")
+    game = load_game(folder)
+    deck, problems = check_deck_file(game, folder / "decks" / "a.yaml")
+    assert problems == [] and deck.size == 40
+    bad = folder / "decks" / "bad.yaml"
+    bad.write_text("cards:\n  lv-0: 2\n  it-0: 4\n", encoding="utf-8")
+    _, problems = check_deck_file(game, bad)
+    text = "\n".join(str(p) for p in problems)
+    assert len(problems) >= 3 and "lv-0" in text and "it-0" in text

@@ -65,7 +65,7 @@ def test_descents_two_per_turn_only_rank_0_1_and_at_most_five_fighters(tmp_path)
     with pytest.raises(IllegalCommand, match="at most 5"):
         live.do("descend", player="A")
     live.do("slain", player="A", fighters=1, assists=1)
-    assert live.state.players[0].field == 3 and live.state.players[0].netherworld == 2  # +1 assist counted
+    assert live.state.players[0].field == 4 and live.state.players[0].netherworld == 2  # the assist too
 
 
 def test_in_turn_skills_two_per_turn_and_hand_limit_sends_to_netherworld(tmp_path):

@@ -215,8 +215,12 @@ def slain(state: State, ctx: Context, player: Any, fighters: Any = 1, assists: A
     p = state.players[i]
     if k > p.field:
         raise IllegalCommand(f"{p.name} has only {p.field} fighter(s) on the field")
-    return [ev.CardsMoved(player=i, source="field", dest="netherworld", count=k + a,
-                          reason=f"{k}名主战者战死" + (f"，{a}张协助牌一同送去幽冥" if a else ""))]
+    out = [ev.CardsMoved(player=i, source="field", dest="netherworld", count=k, reason=f"{k}名主战者战死")]
+    if a:
+        # Assists stack behind fighters and are not counted as fighters on the field.
+        out.append(ev.CardsMoved(player=i, source="assist", dest="netherworld", count=a,
+                                 reason=f"{a}张协助牌随主战者送去幽冥"))
+    return out
 
 
 def move(state: State, ctx: Context, player: Any, source: str, dest: str, cards: Any = 1, why: str = "") -> list[ev.Event]:

@@ -57,7 +57,7 @@ def describe(event: ev.Event, names: Names, phase_name: PhaseName = str) -> str:
         case ev.LifeChanged():
             return f"{n(e.player)}生命{e.delta:+d}"
         case ev.CardsMoved():
-            zones = {"deck": "牌库", "hand": "手牌", "field": "场上", "netherworld": "幽冥", "source": "本源牌"}
+            zones = {"deck": "牌库", "hand": "手牌", "field": "场上", "netherworld": "幽冥", "source": "本源牌", "assist": "协助"}
             return f"{n(e.player)}：{e.count}张 {zones.get(e.source, e.source)} → {zones.get(e.dest, e.dest)}"
         case ev.DrawFailed():
             return f"{n(e.player)}须从空牌库抽牌"
