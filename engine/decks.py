@@ -123,7 +123,26 @@ def check_deck(game: GameDefinition, cards: list[Card] | Mapping[str, Card], dec
         if n < req.min or (req.max is not None and n > req.max):
             allowed = f"{req.min}" if req.max == req.min else f"{req.min}–{req.max}" if req.max is not None else f"at least {req.min}"
             problems.append(Problem(f"deck has {n} {req.label} card(s); {allowed} required", at()))
+    problems.extend(_affiliation_problems(game, resolved, at))
     return problems
+
+
+def _affiliation_problems(game: GameDefinition, resolved: list[tuple[Card, int]], at) -> list[Problem]:
+    rule = game.deck.affiliation
+    if rule is None:
+        return []
+    leaders = [card for card, _ in resolved if card.type == rule.leader_type]
+    if not leaders:
+        return []  # a missing leader is already reported by the type requirements
+    allowed = {leader.get(rule.field) for leader in leaders} | set(rule.always)
+    leader_names = "、".join(leader.name for leader in leaders)
+    label = game.card_types[rule.leader_type].fields[rule.field].label
+    return [
+        Problem(f"{label} {card.get(rule.field)!r} is not allowed with {leader_names} "
+                f"(allowed: {', '.join(sorted(map(str, allowed)))})", at(card.id), card.id, "cards")
+        for card, _ in resolved
+        if card.type != rule.leader_type and card.get(rule.field) not in allowed
+    ]
 
 
 def deck_cards(cards: Mapping[str, Card], deck: Deck) -> list[tuple[Card, int]]:

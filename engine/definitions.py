@@ -96,6 +96,15 @@ class TypeRequirement(_Model):
     max: int | None = None
 
 
+class AffiliationRule(_Model):
+    """Cards of a deck must share the affiliation of the deck's leader card (backrooms: the
+    G.O.I decides which affiliations a deck may carry), or be in ``always`` (e.g. 通用)."""
+
+    field: str
+    leader_type: str
+    always: tuple[str, ...] = ()
+
+
 class DeckRules(_Model):
     """Deck construction limits. ``copies_by`` says which field makes two cards 'the same card'."""
 
@@ -105,6 +114,7 @@ class DeckRules(_Model):
     copies_by: Literal["id", "name"] = "name"
     type_max_copies: dict[str, int] = {}
     requirements: tuple[TypeRequirement, ...] = ()
+    affiliation: AffiliationRule | None = None
 
     @model_validator(mode="after")
     def _check(self) -> "DeckRules":
@@ -168,6 +178,9 @@ class DuelRules(_Model):
     draw_skills_per_turn: int
     draw_skill_fill_to: int
     in_turn_skills_per_turn: int
+    #: The two "send N hand cards to the netherworld, draw 1" in-turn skills.
+    in_turn_skill_discard_small: int
+    in_turn_skill_discard_large: int
     first_turn_battle_damage: int
 
 
@@ -181,6 +194,10 @@ class RidmRules(_Model):
     prep_to_hand_max: int
     sanity_loss_enemy_in_deploy: int
     timer_tick: int
+    #: Block lost by the loser of an exchange (attacker on a failed attack, defender otherwise).
+    block_loss: int
+    #: Charges gained by putting one hand card face down into the charge slot.
+    charge_per_card: int
 
 
 GameRules = Annotated[Union[BackroomsRules, DuelRules, RidmRules], Field(discriminator="ruleset")]
@@ -229,6 +246,12 @@ class GameDefinition(_Model):
             for key in req.where:
                 if key not in fields:
                     raise ValueError(f"deck requirement {req.label!r} filters on unknown field {key!r}")
+        aff = self.deck.affiliation
+        if aff is not None:
+            if aff.leader_type not in self.card_types:
+                raise ValueError(f"deck.affiliation names unknown card type {aff.leader_type!r}")
+            if aff.field not in self.card_types[aff.leader_type].fields:
+                raise ValueError(f"deck.affiliation names unknown field {aff.field!r}")
         for type_id, ctype in self.card_types.items():
             clash = set(ctype.fields) & set(COMMON_FIELDS)
             if clash:

@@ -27,6 +27,10 @@ def atomic_write(path: Path) -> Iterator[Path]:
     tmp = Path(tmp_name)
     try:
         yield tmp
+        # mkstemp makes the file 0600; give it the mode any new file would get (umask applied).
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     finally:
         if tmp.exists():

@@ -210,7 +210,7 @@ def check(game: GameArg) -> None:
     counts = {}
     for card in report.cards.values():
         counts[card.type] = counts.get(card.type, 0) + 1
-    kinds = ", ".join(f"{report.game.card_types[t].name} {n}" for t, n in counts.items())
+    kinds = ", ".join(f"{ctype.name} {counts[t]}" for t, ctype in report.game.card_types.items() if t in counts)
     typer.echo(f"{report.game.name}: {len(report.cards)} cards ({kinds}), {len(report.decks)} legal deck(s). All good.")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -52,6 +53,10 @@ def test_scaffold_is_valid_and_builds(game):
     result = runner.invoke(app, ["build", str(game), "--out", str(game / "dist")])
     assert result.exit_code == 0, result.output
     assert (game / "dist" / "cards-a4.pdf").is_file() and (game / "dist" / "cards-letter.pdf").is_file()
+    # Written atomically, yet with the mode any new file gets (not the temp file's 0600).
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (game / "dist" / "cards-a4.pdf").stat().st_mode & 0o777 == 0o666 & ~umask
 
 
 def test_unknown_field(game):
@@ -159,3 +164,18 @@ def test_failed_build_keeps_the_previous_pdf(game):
 def test_unknown_game():
     result = runner.invoke(app, ["check", "no-such-game"])
     assert result.exit_code == 1 and "no game 'no-such-game'" in result.output
+
+
+def test_backrooms_deck_may_only_carry_its_goi_affiliation(game_copy):
+    folder = game_copy("backrooms")
+    deck = folder / "decks" / "meg-vanguard.yaml"
+    from engine.check import check_game
+
+    assert check_game(folder).ok
+    foreign = next(c for c in check_game(folder).cards.values()
+                   if c.get("affiliation") == "B.N.T.G." and c.type not in ("goi", "level"))
+    _edit(deck, "cards:\n", f"cards:\n  {foreign.id}: 1\n")
+    result = runner.invoke(app, ["check", str(folder)])
+    assert result.exit_code == 1
+    assert f"card '{foreign.id}'" in result.output and "'B.N.T.G.' is not allowed with M.E.G." in result.output
+    assert f"meg-vanguard.yaml, line {_line_of(deck, foreign.id)}" in result.output
