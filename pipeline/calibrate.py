@@ -15,11 +15,23 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from .atomic import atomic_write
-from .fonts import register_fonts
+from .fonts import FontError, register_fonts
 from .impose import PAPERS_MM, Flip, LayoutError
 
 SCALE_MM = 5  # the scale reads ±5 mm, in 0.5 mm steps
 INSET_MM = 22  # corner targets this far inside the printable margin
+
+
+_TITLE_FRONT = "双面打印校准页 · 正面"
+_TITLE_BACK = "双面打印校准页 · 背面"
+
+
+def _instructions(flip: Flip) -> list[str]:
+    return [
+        f"用与卡牌相同的设置双面打印本文件（{'长边' if flip == 'long' else '短边'}翻转，实际尺寸，不缩放）。",
+        "对着光看背面：正面的十字落在背面刻度上的读数，就是要填入的偏移（毫米）。",
+        "横向读数为 X（向右为正），纵向读数为 Y（向上为正）：cardpress build 游戏 --back-offset X,Y",
+    ]
 
 
 def targets(paper: str, margin: float) -> list[tuple[float, float]]:
@@ -60,6 +72,10 @@ def write_calibration(path: Path, paper: str = "a4", margin: float = 5.0, flip: 
     if paper not in PAPERS_MM:
         raise LayoutError(f"unknown paper {paper!r}; use one of: {', '.join(PAPERS_MM)}")
     fonts = register_fonts()
+    texts = [_TITLE_FRONT, _TITLE_BACK, *_instructions(flip)]
+    missing = fonts.missing("".join(texts))
+    if missing:  # our own strings, but nothing reaches paper unchecked
+        raise FontError(f"the calibration sheet's text needs glyphs the font lacks: {missing!r}")
     w, h = PAPERS_MM[paper]
     dx, dy = back_offset
     with atomic_write(path) as tmp:
@@ -69,14 +85,9 @@ def write_calibration(path: Path, paper: str = "a4", margin: float = 5.0, flip: 
         for x, y in targets(paper, margin):
             _cross(c, x, y)
         c.setFont(fonts.bold, 14)
-        c.drawCentredString(w / 2 * mm, (h / 2 + 30) * mm, "双面打印校准页 · 正面")
+        c.drawCentredString(w / 2 * mm, (h / 2 + 30) * mm, _TITLE_FRONT)
         c.setFont(fonts.regular, 9)
-        lines = [
-            f"用与卡牌相同的设置双面打印本文件（{'长边' if flip == 'long' else '短边'}翻转，实际尺寸，不缩放）。",
-            "对着光看背面：正面的十字落在背面刻度上的读数，就是要填入的偏移（毫米）。",
-            "横向读数为 X（向右为正），纵向读数为 Y（向上为正）：cardpress build 游戏 --back-offset X,Y",
-        ]
-        for n, text in enumerate(lines):
+        for n, text in enumerate(_instructions(flip)):
             c.drawCentredString(w / 2 * mm, (h / 2 - 24 - n * 5) * mm, text)
         c.showPage()
         c.setLineWidth(0.25)
@@ -86,7 +97,7 @@ def write_calibration(path: Path, paper: str = "a4", margin: float = 5.0, flip: 
             _cross(c, x, y, arm=3)
             _scale(c, x, y, fonts.regular)
         c.setFont(fonts.bold, 14)
-        c.drawCentredString(w / 2 * mm, (h / 2 + 30) * mm, "双面打印校准页 · 背面")
+        c.drawCentredString(w / 2 * mm, (h / 2 + 30) * mm, _TITLE_BACK)
         if dx or dy:
             c.setFont(fonts.regular, 9)
             c.drawCentredString(w / 2 * mm, (h / 2 - 24) * mm, f"已应用偏移 X={dx:+g} mm, Y={dy:+g} mm：十字应对准刻度 0。")
