@@ -10,6 +10,7 @@ copies cost a few bytes and each image is embedded once.
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -241,6 +242,18 @@ def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_m
         raise errors[0] if len(errors) == 1 else DataError([Problem(str(e)) for e in errors])
     painter.prepare_art(faces, report.cards, progress)
     return Prepared(definition, report.cards, sequence, faces, backs, painter)
+
+
+def render_check(game: str | Path | GameDefinition) -> list[CardpressError]:
+    """Lay out and draw every card and back off-page; return every problem found (empty = all
+    print). Data problems raise ``DataError`` as in ``prepare``."""
+    prep = prepare(game)
+    canvas = Canvas(io.BytesIO(), initialFontName=prep.painter.fonts.regular)
+    try:
+        paint_forms(canvas, prep.game, prep.sequence, prep.faces, prep.backs, prep.painter, 3.0)
+    except CardErrors as exc:
+        return list(exc.errors)
+    return []
 
 
 def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = BuildOptions(),

@@ -188,10 +188,15 @@ def calibrate(
 
 
 @app.command(rich_help_panel="Production")
-def check(game: GameArg) -> None:
+def check(game: GameArg,
+          render: Annotated[bool, typer.Option("--render/--no-render", help="Also lay out and draw every card "
+                                               "(off-page): finds text that does not fit its box and "
+                                               "characters the font lacks.")] = True) -> None:
     """Check a game's definition, cards and decks; list every problem.
 
-    Each problem names the file, line (YAML) or row (CSV/XLSX), card and field.
+    Each problem names the file, line (YAML) or row (CSV/XLSX), card and field. With --render
+    (the default) every face is also drawn off-page, so text that would not fit its box and
+    characters the font lacks are found without building.
     Exit code 0 when all is well, 1 otherwise.
 
     Example: cardpress check ridm
@@ -207,6 +212,16 @@ def check(game: GameArg) -> None:
             typer.secho(f"  {p}", err=True, fg=typer.colors.RED)
         typer.secho(f"error: {len(report.problems)} problem(s) in {report.game.name}", err=True, fg=typer.colors.RED)
         raise typer.Exit(1)
+    if render:
+        from .build import render_check
+
+        errors = render_check(report.game)
+        if errors:
+            for e in errors:
+                typer.secho(f"  {e}", err=True, fg=typer.colors.RED)
+            typer.secho(f"error: {len(errors)} card(s) in {report.game.name} cannot be printed", err=True,
+                        fg=typer.colors.RED)
+            raise typer.Exit(1)
     counts = {}
     for card in report.cards.values():
         counts[card.type] = counts.get(card.type, 0) + 1

@@ -137,6 +137,8 @@ def test_all_problems_reported_in_one_run(game):
 
 def test_missing_glyph_fails_the_build_naming_card_field_and_character(game):
     _edit(_cards(game), "text: 对1个单位造成2点伤害。", "text: 对1个单位造成2点𠀀伤害。")
+    checked = runner.invoke(app, ["check", str(game)])
+    assert checked.exit_code == 1 and "card 'spark'" in checked.output and "U+20000" in checked.output
     out = game / "dist"
     result = runner.invoke(app, ["build", str(game), "--out", str(out)])
     assert result.exit_code == 1
@@ -146,6 +148,8 @@ def test_missing_glyph_fails_the_build_naming_card_field_and_character(game):
 
 def test_text_too_long_for_its_box_fails_naming_card_and_field(game):
     _edit(_cards(game), "text: 抽2张牌，然后弃置1张手牌。", "text: " + "抽2张牌，然后弃置1张手牌。" * 30)
+    checked = runner.invoke(app, ["check", str(game)])
+    assert checked.exit_code == 1 and "card 'insight'" in checked.output and "does not fit" in checked.output
     result = runner.invoke(app, ["build", str(game), "--out", str(game / "dist")])
     assert result.exit_code == 1
     assert "card 'insight'" in result.output and "field 'text'" in result.output and "does not fit" in result.output
