@@ -11,6 +11,7 @@ copies cost a few bytes and each image is embedded once.
 from __future__ import annotations
 
 import io
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -122,92 +123,131 @@ def _crop_marks(c: Canvas, layout: SheetLayout) -> None:
     c.restoreState()
 
 
-def paint_forms(c: Canvas, game: GameDefinition, sequence: list[Card], faces: dict[str, list[Element]],
-                backs: dict[str, list[Element]], painter: CardPainter, bleed_mm: float) -> tuple[dict, dict]:
-    """Paint every distinct face and back once into a form XObject; return their form names.
+def paint_forms(canvases: list[Canvas], prep: "Prepared", progress: Progress | None = None) -> tuple[dict, dict]:
+    """Lay out every distinct face once and paint it into a form XObject on each canvas (one
+    per paper), then the backs; return the form names ``({card id: name}, {back: name})``.
 
-    A card that cannot print (missing glyph, text too long) is recorded and the others still
-    painted, so one run reports them all (``CardErrors``); the caller's temp file is dropped.
+    Streaming keeps memory flat: a face's elements live only while it is painted, and its
+    fitted paragraphs are reused for the next canvas. A card that cannot print (bad template,
+    missing glyph, text too long) is recorded and the others still painted, so one run reports
+    them all (``CardErrors``); the callers' temp files are then dropped.
     """
-    b = bleed_mm
-    bbox = (-b * mm, -b * mm, (game.card_size.width_mm + b) * mm, (game.card_size.height_mm + b) * mm)
-    errors: list[CardTextError] = []
-    by_id = {card.id: card for card in sequence}
+    b = prep.bleed_mm
+    size = prep.game.card_size
+    bbox = (-b * mm, -b * mm, (size.width_mm + b) * mm, (size.height_mm + b) * mm)
+    errors: list[CardpressError] = []
     form_of: dict[str, str] = {}
-    for n, (card_id, elements) in enumerate(faces.items()):
-        name = form_of[card_id] = f"Face{n}"
-        c.beginForm(name, *bbox)
+    distinct = prep.distinct
+    for n, card in enumerate(distinct):
+        name = form_of[card.id] = f"Face{n}"
         try:
-            painter.paint(c, elements, by_id[card_id])
-        except CardTextError as exc:
+            elements = prep.layouts.face(card, b)
+        except CardpressError as exc:
+            elements = []
             errors.append(exc)
-        c.endForm()
+        failed = False
+        for c in canvases:
+            c.beginForm(name, *bbox)
+            if not failed:
+                try:
+                    prep.painter.paint(c, elements, card)
+                except CardTextError as exc:
+                    errors.append(exc)
+                    failed = True
+            c.endForm()
+        if progress:
+            progress("drawing cards", n + 1, len(distinct))
     back_form: dict[str, str] = {}
-    for n, (back, elements) in enumerate(backs.items()):
+    for n, (back, elements) in enumerate(prep.backs.items()):
         name = back_form[back] = f"Back{n}"
-        c.beginForm(name, *bbox)
-        try:
-            painter.paint(c, elements, None, label=f"back {back}")
-        except CardTextError as exc:
-            errors.append(exc)
-        c.endForm()
+        for c in canvases:
+            c.beginForm(name, *bbox)
+            try:
+                prep.painter.paint(c, elements, None, label=f"back {back}")
+            except CardTextError as exc:
+                errors.append(exc)
+            c.endForm()
     if errors:
         raise CardErrors(errors)
     return form_of, back_form
 
 
-def write_sheets(path: Path, game: GameDefinition, sequence: list[Card], faces: dict[str, list[Element]],
-                 backs: dict[str, list[Element]], painter: CardPainter, layout: SheetLayout, options: BuildOptions,
-                 progress: Progress | None = None) -> int:
-    """Write one imposed PDF (fronts and backs on alternating pages); return its page count."""
-    fonts = painter.fonts
+def _canvas(path: Path, game: GameDefinition, layout: SheetLayout, font: str) -> Canvas:
     pw, ph = PAPERS_MM[layout.paper]
-    b = options.bleed_mm
-    with atomic_write(path) as tmp:
-        c = Canvas(str(tmp), pagesize=(pw * mm, ph * mm), initialFontName=fonts.regular, pageCompression=1)
-        c.setTitle(f"{game.name} — print-and-play card sheets ({layout.paper.upper()})")
-        c.setAuthor("cardpress")
-        c.setSubject(layout.describe())
-        form_of, back_form = paint_forms(c, game, sequence, faces, backs, painter, b)
-        fronts = layout.front_cells()
-        back_cells = layout.back_cells(options.flip, options.back_offset_mm)
-        per = layout.per_sheet
-        sheets = [sequence[i:i + per] for i in range(0, len(sequence), per)]
-        for s, sheet in enumerate(sheets):
-            _boxes(c, layout, fronts[: len(sheet)])
-            for card, cell in zip(sheet, fronts):
-                _place(c, cell, form_of[card.id])
-            _crop_marks(c, layout)
-            c.showPage()
-            _boxes(c, layout, back_cells[: len(sheet)])
-            for card, cell in zip(sheet, back_cells):
-                _place(c, cell, back_form[game.card_types[card.type].back])
-            c.showPage()
-            if progress:
-                progress(f"{layout.paper.upper()} sheets", s + 1, len(sheets))
-        c.save()
+    c = Canvas(str(path), pagesize=(pw * mm, ph * mm), initialFontName=font, pageCompression=1)
+    c.setTitle(f"{game.name} — print-and-play card sheets ({layout.paper.upper()})")
+    c.setAuthor("cardpress")
+    c.setSubject(layout.describe())
+    return c
+
+
+def impose_pages(c: Canvas, prep: "Prepared", layout: SheetLayout, forms: tuple[dict, dict], options: BuildOptions,
+                 progress: Progress | None = None) -> int:
+    """Place the forms on sheets: fronts, then their mirrored backs; return the page count."""
+    form_of, back_form = forms
+    fronts = layout.front_cells()
+    back_cells = layout.back_cells(options.flip, options.back_offset_mm)
+    per = layout.per_sheet
+    sheets = [prep.sequence[i:i + per] for i in range(0, len(prep.sequence), per)]
+    for s, sheet in enumerate(sheets):
+        _boxes(c, layout, fronts[: len(sheet)])
+        for card, cell in zip(sheet, fronts):
+            _place(c, cell, form_of[card.id])
+        _crop_marks(c, layout)
+        c.showPage()
+        _boxes(c, layout, back_cells[: len(sheet)])
+        for card, cell in zip(sheet, back_cells):
+            _place(c, cell, back_form[prep.back_of(card)])
+        c.showPage()
+        if progress:
+            progress(f"{layout.paper.upper()} sheets", s + 1, len(sheets))
     return 2 * len(sheets)
 
 
 @dataclass
 class Prepared:
-    """A checked game laid out and ready to draw: the print sequence, each distinct face's and
-    back's elements, and the painter (fonts, fitted sizes and normalised art cached)."""
+    """A checked game ready to draw: the print sequence, the templates (faces are laid out on
+    demand, never all held at once), the backs, and the painter with its caches."""
 
     game: GameDefinition
     cards: dict[str, Card]
     sequence: list[Card]
-    faces: dict[str, list[Element]]
+    layouts: Layouts
     backs: dict[str, list[Element]]
     painter: CardPainter
+    bleed_mm: float
+
+    @property
+    def distinct(self) -> list[Card]:
+        return list({card.id: card for card in self.sequence}.values())
 
     def back_of(self, card: Card) -> str:
         return self.game.card_types[card.type].back
 
 
+def _art_jobs(prep: Prepared) -> set[tuple[Path, float, float]]:
+    """(art file, box w, box h) for every card with art. The art box is learnt from one laid-out
+    card per type (templates size art per type); a template that varies it per card still
+    works: the painter normalises any other size on demand."""
+    boxes: dict[str, list[tuple[float, float]]] = {}
+    jobs = set()
+    for card in prep.distinct:
+        if card.art_path is None or not card.art_path.is_file():
+            continue
+        if card.type not in boxes:
+            try:
+                elements = prep.layouts.face(card, prep.bleed_mm)
+            except CardpressError:
+                elements = []  # reported when the card is drawn
+            boxes[card.type] = [(float(e["w"]), float(e["h"])) for e in elements if e.kind == "art"]
+        jobs.update((card.art_path, w, h) for w, h in boxes[card.type])
+    return jobs
+
+
 def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_mm: float = 3.0,
             progress: Progress | None = None) -> Prepared:
-    """Load → check → lay out. Raises ``DataError`` for bad data or templates; writes nothing."""
+    """Load → check → get templates, backs and art ready. Raises ``DataError`` for bad data;
+    writes nothing."""
     definition = game if isinstance(game, GameDefinition) else load_game(game)
     if deck is not None and not deck.is_file():
         raise DataError(Problem("deck file not found", Location(deck)))
@@ -222,26 +262,18 @@ def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_m
     layouts = Layouts(definition)
     size = definition.card_size
     painter = CardPainter(register_fonts(), size.width_mm, size.height_mm, definition.card_data_dir)
-    distinct = list(dict.fromkeys(card.id for card in sequence))
-    faces: dict[str, list[Element]] = {}
-    errors: list[CardpressError] = []
-    for n, card_id in enumerate(distinct):
-        try:
-            faces[card_id] = layouts.face(report.cards[card_id], bleed_mm)
-        except CardpressError as exc:
-            errors.append(exc)
-        if progress:
-            progress("laying out", n + 1, len(distinct))
     backs = {}
-    for back in dict.fromkeys(definition.card_types[report.cards[cid].type].back for cid in distinct):
+    errors: list[CardpressError] = []
+    for back in dict.fromkeys(definition.card_types[card.type].back for card in sequence):
         try:
             backs[back] = layouts.back(back, bleed_mm)
         except CardpressError as exc:
             errors.append(exc)
     if errors:
         raise errors[0] if len(errors) == 1 else DataError([Problem(str(e)) for e in errors])
-    painter.prepare_art(faces, report.cards, progress)
-    return Prepared(definition, report.cards, sequence, faces, backs, painter)
+    prep = Prepared(definition, report.cards, sequence, layouts, backs, painter, bleed_mm)
+    painter.prepare_art(_art_jobs(prep), progress)
+    return prep
 
 
 def render_check(game: str | Path | GameDefinition) -> list[CardpressError]:
@@ -250,7 +282,7 @@ def render_check(game: str | Path | GameDefinition) -> list[CardpressError]:
     prep = prepare(game)
     canvas = Canvas(io.BytesIO(), initialFontName=prep.painter.fonts.regular)
     try:
-        paint_forms(canvas, prep.game, prep.sequence, prep.faces, prep.backs, prep.painter, 3.0)
+        paint_forms([canvas], prep)
     except CardErrors as exc:
         return list(exc.errors)
     return []
@@ -260,7 +292,9 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
                  progress: Progress | None = None) -> BuildResult:
     """Check, lay out and impose a game's cards into ``out_dir/cards-<paper>.pdf``.
 
-    Raises ``DataError`` (bad data), ``CardErrors`` (text that cannot print) or ``LayoutError``.
+    All papers are drawn in one pass (each face laid out once, painted into every paper's PDF).
+    Raises ``DataError`` (bad data), ``CardErrors`` (cards that cannot print) or ``LayoutError``;
+    then nothing is written.
     """
     definition = game if isinstance(game, GameDefinition) else load_game(game)
     size = definition.card_size
@@ -272,10 +306,15 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
     }
     prep = prepare(definition, options.deck, options.bleed_mm, progress)
     out_dir = options.out_dir or Path("dist") / definition.id
-    result = BuildResult(definition, len(prep.sequence), len(prep.faces))
-    for paper, layout in layouts_by_paper.items():
-        path = out_dir / f"cards-{paper}.pdf"
-        pages = write_sheets(path, definition, prep.sequence, prep.faces, prep.backs, prep.painter, layout,
-                             options, progress)
-        result.files.append(SheetFile(paper, path, pages, layout))
+    result = BuildResult(definition, len(prep.sequence), len(prep.distinct))
+    with ExitStack() as stack:
+        targets = {paper: out_dir / f"cards-{paper}.pdf" for paper in layouts_by_paper}
+        temps = {paper: stack.enter_context(atomic_write(path)) for paper, path in targets.items()}
+        canvases = {paper: _canvas(temps[paper], definition, layout, prep.painter.fonts.regular)
+                    for paper, layout in layouts_by_paper.items()}
+        forms = paint_forms(list(canvases.values()), prep, progress)
+        for paper, layout in layouts_by_paper.items():
+            pages = impose_pages(canvases[paper], prep, layout, forms, options, progress)
+            canvases[paper].save()
+            result.files.append(SheetFile(paper, targets[paper], pages, layout))
     return result

@@ -9,11 +9,13 @@ down to the element's ``min_size``; still too big = an error naming card and fie
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from reportlab import rl_config
 from reportlab.lib.colors import HexColor, Color
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
@@ -47,6 +49,11 @@ class GlyphMissing(CardTextError):
         super().__init__(card, field, f"the font has no glyph for {listing}; change the text or the font")
 
 
+# Binary streams: ReportLab's default ASCII85-wraps every stream (images included), making
+# PDFs 25% larger and spending time encoding. Every reader since PDF 1.0 takes binary.
+rl_config.useA85 = 0
+
+_RECENT_PARAGRAPHS = 16
 _colors: dict[str, Color] = {}
 _BLACK = Color(0, 0, 0)
 _WHITE = Color(1, 1, 1)
@@ -87,23 +94,18 @@ class CardPainter:
         self.w_mm, self.h_mm = card_w_mm, card_h_mm
         self.base_dir = base_dir
         self._fit_sizes: dict[tuple, float] = {}
+        # The last few wrapped paragraphs: a face painted into several PDFs (one per paper) in a
+        # row reuses them instead of wrapping again. Small, so memory stays flat.
+        self._paragraphs: OrderedDict[tuple, tuple[Paragraph, float]] = OrderedDict()
         self._art_cache: dict[tuple, Path] = {}
 
-    def prepare_art(self, faces: dict[str, Sequence[Element]], cards: dict[str, Card], progress=None) -> None:
-        """Normalise every artwork the faces use, in parallel, before drawing.
+    def prepare_art(self, jobs: set[tuple[Path, float, float]], progress=None) -> None:
+        """Normalise artworks ``(file, box w mm, box h mm)`` in parallel, before drawing.
 
         Normalising (decode, crop, resample, JPEG-encode) is the only CPU-heavy step of a cold
         build and each image is independent, so it spreads over the machine's cores.
         """
-        jobs = {}
-        for card_id, elements in faces.items():
-            src = cards[card_id].art_path
-            if src is None or not src.is_file():
-                continue
-            for e in elements:
-                if e.kind == "art":
-                    jobs[(src, float(e["w"]), float(e["h"]))] = None
-        todo = [key for key in jobs if key not in self._art_cache]
+        todo = sorted(key for key in jobs if key not in self._art_cache)
         if not todo:
             return
         workers = min(len(todo) // 8, os.cpu_count() or 1)
@@ -235,9 +237,12 @@ class CardPainter:
             textColor=color(e.get("color", "#000000")), alignment=_ALIGN[e.get("align", "left")],
             wordWrap="CJK", allowWidows=1, allowOrphans=1,
         )
-        key = (markup, w, h, size, min_size, leading, e.get("align", "left"))
+        key = (markup, w, h, size, min_size, leading, e.get("align", "left"), e.get("color", "#000000"))
         fitted_size = self._fit_sizes.get(key)
-        if fitted_size is None:
+        recent = self._paragraphs.get(key)
+        if recent is not None:
+            para, ph = recent
+        elif fitted_size is None:
             try:
                 fitted = fit_paragraph(markup, style, w, h, size, min_size)
             except TextOverflow as exc:
@@ -248,6 +253,10 @@ class CardPainter:
             style.fontSize, style.leading = fitted_size, fitted_size * leading
             para = Paragraph(markup, style)
             _, ph = para.wrap(w, h)
+        if recent is None:
+            self._paragraphs[key] = (para, ph)
+            if len(self._paragraphs) > _RECENT_PARAGRAPHS:
+                self._paragraphs.popitem(last=False)
         valign = e.get("valign", "top")
         top = y + h
         if valign == "middle":

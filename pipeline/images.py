@@ -47,7 +47,7 @@ def _render_pdf(prep: Prepared, bleed_mm: float) -> bytes:
     w, h = (size.width_mm + 2 * bleed_mm) * mm, (size.height_mm + 2 * bleed_mm) * mm
     buf = io.BytesIO()
     c = Canvas(buf, pagesize=(w, h), initialFontName=prep.painter.fonts.regular)
-    form_of, back_form = paint_forms(c, prep.game, prep.sequence, prep.faces, prep.backs, prep.painter, bleed_mm)
+    form_of, back_form = paint_forms([c], prep)
     for name in [*form_of.values(), *back_form.values()]:
         c.saveState()
         c.translate(bleed_mm * mm, bleed_mm * mm)
@@ -67,10 +67,11 @@ def _save(image: Image.Image, path: Path, **params) -> Path:
 def write_images(prep: Prepared, out_dir: Path, dpi: int = 300, bleed_mm: float = SHOP_BLEED_MM,
                  tts: bool = True, progress: Progress | None = None) -> ImagesResult:
     """Write per-card PNGs (and TTS sheets) for ``prep`` into ``out_dir``. ``prep`` must have been
-    laid out with the same ``bleed_mm``."""
+    prepared with the same ``bleed_mm``."""
+    assert prep.bleed_mm == bleed_mm, "prepare() and write_images() need the same bleed"
     pdf = pdfium.PdfDocument(_render_pdf(prep, bleed_mm))
     result = ImagesResult()
-    names = [*(f"{cid}" for cid in prep.faces), *(f"back-{b}" for b in prep.backs)]
+    names = [*(card.id for card in prep.distinct), *(f"back-{b}" for b in prep.backs)]
     rendered: dict[str, Image.Image] = {}
     try:
         for n, name in enumerate(names):
