@@ -19,12 +19,18 @@ from ..tracker.state import PlayerState, State
 RULESET = "duel"
 
 DRAW_SKILLS = {"draw1": "抽1张", "fill": "补满手牌"}
-IN_TURN_SKILLS = {
-    "send2": "2张手牌送去幽冥，抽1张",
-    "send3": "3张手牌送去幽冥，抽1张",
-    "sendall": "全部手牌送去幽冥，从幽冥取回1张",
-    "pierce": "本回合主战者的下一次攻击获得贯穿",
-}
+
+
+def in_turn_skills(n: Any) -> dict[str, tuple[str, int]]:
+    """The in-turn skills by id → (description, hand cards sent). The two "send N, draw 1"
+    skills take N from game.yaml, and their ids follow it (send2, send3 by default)."""
+    small, large = n.in_turn_skill_discard_small, n.in_turn_skill_discard_large
+    return {
+        f"send{small}": (f"{small}张手牌送去幽冥，抽1张", small),
+        f"send{large}": (f"{large}张手牌送去幽冥，抽1张", large),
+        "sendall": ("全部手牌送去幽冥，从幽冥取回1张", 0),
+        "pierce": ("本回合主战者的下一次攻击获得贯穿", 0),
+    }
 MAIN = "main"
 DRAW = "draw"
 
@@ -146,25 +152,26 @@ def skill(state: State, ctx: Context, player: Any, kind: str) -> list[ev.Event]:
     i = who(state, player)
     require_active(state, i, "in-turn skill")
     require_phase(state, ctx, (MAIN,), "in-turn skills")
-    if kind not in IN_TURN_SKILLS:
-        raise IllegalCommand(f"unknown in-turn skill {kind!r}; choose {', '.join(IN_TURN_SKILLS)}")
+    skills = in_turn_skills(n)
+    if kind not in skills:
+        raise IllegalCommand(f"unknown in-turn skill {kind!r}; choose {', '.join(skills)}")
+    label, k = skills[kind]
     p = state.players[i]
     if p.in_turn_skills_used >= n.in_turn_skills_per_turn:
         raise IllegalCommand(f"{p.name} used {p.in_turn_skills_used}/{n.in_turn_skills_per_turn} in-turn skills this turn")
     used = ev.SkillUsed(player=i, kind=kind, draw_skill=False,
-                        reason=f"回合内技能{p.in_turn_skills_used + 1}/{n.in_turn_skills_per_turn}：{IN_TURN_SKILLS[kind]}")
+                        reason=f"回合内技能{p.in_turn_skills_used + 1}/{n.in_turn_skills_per_turn}：{label}")
     batch = Batch(state).emit(used)
-    if kind in ("send2", "send3"):
-        k = int(kind[-1])
+    if k:
         if p.hand < k:
             raise IllegalCommand(f"{p.name} has {p.hand} card(s) in hand; {kind} needs {k}")
-        batch.emit(ev.CardsMoved(player=i, source="hand", dest="netherworld", count=k, reason=IN_TURN_SKILLS[kind]))
-        batch.emit(*_draw(batch.state, i, 1, ctx, IN_TURN_SKILLS[kind]))
+        batch.emit(ev.CardsMoved(player=i, source="hand", dest="netherworld", count=k, reason=label))
+        batch.emit(*_draw(batch.state, i, 1, ctx, label))
     elif kind == "sendall":
         if p.netherworld < 1 and p.hand < 1:
             raise IllegalCommand(f"{p.name} has no hand and an empty netherworld")
         if p.hand:
-            batch.emit(ev.CardsMoved(player=i, source="hand", dest="netherworld", count=p.hand, reason=IN_TURN_SKILLS[kind]))
+            batch.emit(ev.CardsMoved(player=i, source="hand", dest="netherworld", count=p.hand, reason=label))
         batch.emit(ev.CardsMoved(player=i, source="netherworld", dest="hand", count=1, reason="从幽冥取回1张"))
     return batch.events
 
