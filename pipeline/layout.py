@@ -146,6 +146,7 @@ def _template_dirs(game: GameDefinition) -> list[Path]:
 
 
 _KEYWORD = re.compile(r"【([^【】]{1,12})】")
+_ICON = re.compile(r":([a-z][a-z0-9_]*):")
 _MARKER = re.compile(r"(^|<br/>)([①②③④⑤⑥⑦⑧⑨⑩△]+[：:]?)")
 
 
@@ -178,7 +179,10 @@ class Layouts:
                 data = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER) or {}
                 base = templates_root() / "_common" / "style.yaml"
                 if d != base.parent and base.is_file():
-                    data = {**(yaml.load(base.read_text(encoding="utf-8"), Loader=_YAML_LOADER) or {}), **data}
+                    common = yaml.load(base.read_text(encoding="utf-8"), Loader=_YAML_LOADER) or {}
+                    # One level deep: a game adding an icon keeps the shared ones.
+                    data = {**common, **data, **{k: {**common[k], **data[k]} for k in data
+                                                 if isinstance(data[k], dict) and isinstance(common.get(k), dict)}}
                 return Style(data)
         return Style()
 
@@ -192,7 +196,16 @@ class Layouts:
             return ""
         out = escape(text.strip()).replace("\r\n", "\n").replace("\n", "<br/>")
         out = _KEYWORD.sub(lambda m: str(self._macros.keyword(m.group(1), color)), out)
+        out = _ICON.sub(self._icon, out)
         return _MARKER.sub(lambda m: m.group(1) + str(self._macros.marker(m.group(2), color)), out)
+
+    def _icon(self, match: re.Match) -> str:
+        icons = self.style.data.get("icons", {})
+        name = match.group(1)
+        if name not in icons:
+            raise TemplateError(f"unknown icon :{name}: in rules text; style.yaml defines: "
+                                f"{', '.join(':' + k + ':' for k in icons) or 'none'}")
+        return str(self._macros.icon(name))
 
     def _template(self, names: list[str]) -> jinja2.Template:
         key = "|".join(names)
@@ -211,6 +224,8 @@ class Layouts:
         size = self.game.card_size
         try:
             source = tpl.render(W=size.width_mm, H=size.height_mm, **context)
+        except TemplateError as exc:  # raised by a filter (e.g. an unknown icon in card text)
+            raise TemplateError(f"{what}: {exc}") from None
         except jinja2.UndefinedError as exc:
             raise TemplateError(f"{tpl.filename}: {what}: {exc.message}") from None
         except jinja2.TemplateError as exc:
