@@ -111,7 +111,8 @@ def test_html_is_well_formed_and_self_contained(ridm_html):
     assert ridm_html.startswith("<!DOCTYPE html>")
     root = ET.fromstring(ridm_html.split("\n", 1)[1])  # XHTML-compatible: parses as XML
     assert root.tag == "html"
-    without_data = re.sub(r"data:image/(?:png|jpeg);base64,[A-Za-z0-9+/=]+", "", ridm_html)
+    without_data = re.sub(r"url\(data:font/woff2;base64,[A-Za-z0-9+/=]+\)", "",
+                          re.sub(r"data:image/(?:png|jpeg);base64,[A-Za-z0-9+/=]+", "", ridm_html))
     assert not re.search(r"(?:https?:)?//[a-z]|url\(", without_data)
     srcs = [el.get("src") for el in root.iter("img")]
     assert srcs and all(re.match(r"data:image/(png|jpeg);base64,", s) for s in srcs)
@@ -120,6 +121,24 @@ def test_html_is_well_formed_and_self_contained(ridm_html):
     ids = {el.get("id") for el in root.iter() if el.get("id")}
     links = [el.get("href")[1:] for el in root.iter("a") if (el.get("href") or "").startswith("#")]
     assert links and all(target in ids for target in links)
+
+
+def test_html_embeds_font_subsets_covering_every_character(ridm_html):
+    import base64
+    import io
+
+    from fontTools.ttLib import TTFont
+
+    fonts = re.findall(r'font-weight:(\d+);[^}]*url\(data:font/woff2;base64,([A-Za-z0-9+/=]+)\)', ridm_html)
+    assert sorted(w for w, _ in fonts) == ["400", "700"]
+    text = re.sub(r"<[^>]+>", "", re.sub(r"<style>.*?</style>", "", ridm_html, flags=re.S))
+    from html import unescape
+
+    needed = {ord(ch) for ch in unescape(text) if not ch.isspace()}
+    for _, data in fonts:
+        cmap = set(TTFont(io.BytesIO(base64.b64decode(data))).getBestCmap())
+        assert needed <= cmap, sorted(chr(c) for c in needed - cmap)[:10]
+        assert len(cmap) < 5000  # a subset, not the whole font
 
 
 def test_html_says_what_the_pdf_says(ridm_html):

@@ -21,6 +21,22 @@ from .errors import MissingGlyphs
 from .source import RulebookSource
 
 CARD_PX = {"example": 360, "gallery": 180}
+
+
+def _subset_woff2(path, text: str) -> str:
+    """Base64 WOFF2 of the font at ``path`` keeping only the glyphs ``text`` needs."""
+    from fontTools import subset
+
+    options = subset.Options()
+    options.flavor = "woff2"
+    options.layout_features = ["*"]
+    font = subset.load_font(str(path), options)
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(text=text + "0123456789")
+    subsetter.subset(font)
+    buf = io.BytesIO()
+    subset.save_font(font, buf, options)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
 #: Gallery thumbnails are JPEG (a tenth of the PNG size; the 70-card backrooms page drops from 2 MB).
 GALLERY_JPEG_QUALITY = 82
 
@@ -28,7 +44,7 @@ CSS = """
 :root{--ink:#222;--muted:#666;--accent:#8a3b12;--line:#d8cfc4;--paper:#fffdf9}
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
-body{margin:0;background:var(--paper);color:var(--ink);font:17px/1.75 "Noto Sans SC","PingFang SC","Microsoft YaHei",sans-serif}
+body{margin:0;background:var(--paper);color:var(--ink);font:17px/1.75 "Cardpress Sans SC","Noto Sans SC","PingFang SC","Microsoft YaHei",sans-serif}
 main{max-width:46rem;margin:0 auto;padding:1rem 1.1rem 4rem}
 header.cover{text-align:center;padding:2.5rem 0 1rem}
 header.cover h1{font-size:2.3rem;color:var(--accent);margin:.2rem 0}
@@ -207,17 +223,34 @@ class HtmlWriter:
         out.append("</ol>")
         return "".join(out)
 
+    def font_faces(self, text: str) -> str:
+        """@font-face rules embedding our fonts, subset to the characters of ``text``.
+
+        A reader without a CJK font (many e-readers, a bare Linux) would otherwise see boxes;
+        with the subset the page looks the same everywhere and stays one file.
+        """
+        rules = []
+        for weight, path in zip((400, 700), self.fonts.paths):
+            rules.append(
+                f'@font-face{{font-family:"Cardpress Sans SC";font-weight:{weight};font-display:swap;'
+                f'src:url(data:font/woff2;base64,{_subset_woff2(path, text)}) format("woff2")}}'
+            )
+        return "".join(rules)
+
     def document(self, doc: md.Document) -> str:
         g = self.game
         body = "".join(self.block(b) for b in doc.blocks)
         title = escape(f"{g.name} 规则书")
         sub = f"<p>{escape(g.name_en)}</p>" if g.name_en else ""
+        content = (
+            f'<header class="cover" id="top"><h1>{escape(g.name)}</h1>{sub}<p>规则书 · 版本 {escape(g.version)}</p></header>'
+            f'<nav class="toc"><strong>目录</strong>{self.toc(doc)}</nav>'
+            f'{body}</main><a class="top" href="#top">目录 ↑</a>'
+        )
         return (
             "<!DOCTYPE html>\n"
             f'<html lang="zh-CN"><head><meta charset="utf-8" />'
             f'<meta name="viewport" content="width=device-width, initial-scale=1" />'
-            f"<title>{title}</title><style>{CSS}</style></head><body><main>"
-            f'<header class="cover" id="top"><h1>{escape(g.name)}</h1>{sub}<p>规则书 · 版本 {escape(g.version)}</p></header>'
-            f'<nav class="toc"><strong>目录</strong>{self.toc(doc)}</nav>'
-            f'{body}</main><a class="top" href="#top">目录 ↑</a></body></html>\n'
+            f"<title>{title}</title><style>{self.font_faces(title + content)}{CSS}</style></head><body><main>"
+            f"{content}</body></html>\n"
         )
