@@ -462,6 +462,29 @@ def move(player: Player, source: Annotated[str, typer.Argument(help="deck, hand,
     _act(db, game, op_id, "move", player=player, source=source, dest=dest, cards=cards, why=why)
 
 
+@app.command(rich_help_panel=DUEL)
+def attack(player: Player,
+           attack: Annotated[int, typer.Argument(help="The attacking fighter's attack (with its assists).")],
+           target: Annotated[int, typer.Argument(help="The target's attack, or its guard with --guard.")],
+           guard: Annotated[bool, typer.Option("--guard", help="The target is in guard state (sideways).")] = False,
+           pierce: Annotated[Optional[bool], typer.Option("--pierce/--no-pierce", help="The attack pierces "
+                             "(default: if the pierce skill was used this turn).", show_default=False)] = None,
+           wounded: Annotated[bool, typer.Option("--wounded", help="The target is already wounded.")] = False,
+           assists: Annotated[int, typer.Option("--assists", help="Assist cards behind the target (they die).")] = 0,
+           db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
+    """Resolve an attack by the combat table: deaths, assists and battle damage are applied.
+
+    Ready vs ready: the lower attack dies (both on a tie or less) and its player takes the
+    difference; vs guard: wounded or slain, no damage unless piercing. First-turn damage is 0.
+
+    Example: cardpress track attack A 5 3
+
+    Example: cardpress track attack A 4 6 --guard --pierce --assists 1
+    """
+    _act(db, game, op_id, "attack", player=player, attack=attack, target=target, guard=guard, pierce=pierce,
+         wounded=wounded, assists=assists)
+
+
 # ---------------------------------------------------------------------------- ridm
 
 
@@ -537,6 +560,20 @@ def invade(player: Player, present: Annotated[str, typer.Argument(help="yes: an 
     Example: cardpress track invade B yes
     """
     _act(db, game, op_id, "invade", player=player, present=present)
+
+
+@app.command(rich_help_panel=RIDM)
+def fight(attack: Annotated[int, typer.Argument(help="Attacker's attack.")],
+          defense: Annotated[int, typer.Argument(help="Defender's defense.")],
+          target_attack: Annotated[int, typer.Argument(help="Defender's attack (for routing).")],
+          db: Db = None, game: GameId = None) -> None:
+    """Work out an exchange: who loses block, and whether the defender is routed (changes nothing).
+
+    Example: cardpress track fight 6 3 2
+    """
+    with _store(db) as store:
+        _, text = _live(store, game).query("fight", attack=attack, defense=defense, target_attack=target_attack)
+    typer.echo(text)
 
 
 @app.command("can-play", rich_help_panel=RIDM)

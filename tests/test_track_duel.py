@@ -112,3 +112,62 @@ def test_concede_ends_the_game(tmp_path):
     live.do("concede", player="A")
     s = live_status(live)
     assert s["over"] and s["winner"] == "B" and "认输" in s["end_reason"]
+
+
+# ---------------------------------------------------------------------------- combat
+
+
+def test_combat_table():
+    from engine.rules.duel import resolve_attack
+
+    ready_win = resolve_attack(5, 3)
+    assert (ready_win.target_dies, ready_win.attacker_dies, ready_win.damage_to, ready_win.damage) == (True, False, "defender", 2)
+    tie = resolve_attack(4, 4)
+    assert (tie.target_dies, tie.attacker_dies, tie.damage_to, tie.damage) == (True, True, "attacker", 0)
+    lose = resolve_attack(3, 5)
+    assert (lose.attacker_dies, lose.damage_to, lose.damage) == (True, "attacker", 2)
+    wound = resolve_attack(3, 5, guard=True)
+    assert (wound.target_wounded, wound.target_dies, wound.damage_to) == (True, False, None)
+    assert resolve_attack(3, 5, guard=True, wounded=True).target_dies
+    slain = resolve_attack(6, 5, guard=True)
+    assert (slain.target_dies, slain.damage_to) == (True, None)
+    pierced = resolve_attack(6, 5, guard=True, pierce=True)
+    assert (pierced.damage_to, pierced.damage) == ("defender", 1)
+    dent = resolve_attack(3, 5, guard=True, pierce=True)
+    assert (dent.target_wounded, dent.guard_drop, dent.damage_to) == (True, 3, None)
+
+
+def test_attack_applies_deaths_assists_and_damage_and_uses_up_pierce(tmp_path):
+    live = new_game(tmp_path, "duel")
+    live.do("descend", player="A")
+    with pytest.raises(IllegalCommand, match="no fighter on the field to attack"):
+        live.do("attack", player="A", attack=5, target=3)
+    advance_to(live, 2, "main")                          # B's turn
+    live.do("descend", player="B")
+    live.do("descend", player="B")
+    out = live.do("attack", player="B", attack=7, target=3, assists=1)
+    assert event_types(out)[0] == "AttackResolved"
+    a, b = live_status(live)["players"]
+    assert (a["life"], a["fighters"], b["fighters"]) == (20 - 4, 0, 2)
+    advance_to(live, 3, "main")                          # A's turn
+    live.do("descend", player="A")
+    live.do("skill", player="A", kind="pierce")
+    assert live_status(live)["players"][0]["pierce"] is True
+    live.do("attack", player="A", attack=6, target=4, guard=True)
+    a, b = live_status(live)["players"]
+    assert (b["life"], b["fighters"], a["pierce"]) == (20 - 2, 1, False)
+    live.undo()
+    a, b = live_status(live)["players"]
+    assert (a["pierce"], b["fighters"], b["life"]) == (True, 2, 20)
+    live.do("attack", player="A", attack=3, target=3)    # ready vs ready tie: both die, 0 damage
+    a, b = live_status(live)["players"]
+    assert (a["fighters"], b["fighters"], a["life"]) == (0, 1, 16)
+
+
+def test_first_turn_attack_deals_no_battle_damage(tmp_path):
+    live = new_game(tmp_path, "duel")
+    live.do("descend", player="A")
+    live.do("move", player="B", source="hand", dest="field", why="an effect puts a fighter out")
+    out = live.do("attack", player="A", attack=9, target=2)
+    assert live.state.players[1].life == 20 and live.state.players[1].field == 0
+    assert not any(type(e).__name__ == "LifeChanged" for e in out.events)

@@ -95,3 +95,14 @@ def test_action_cards_playable_only_at_or_below_their_sanity_requirement(tmp_pat
     live.do("sanity", player="A", delta="-1")
     assert live.query("playable", player="A", requirement=2)[0]
     live.do("action", player="A", name="紧急撤离", requirement=2)
+
+
+def test_fight_query_follows_the_combat_rules(tmp_path):
+    live = new_game(tmp_path, "ridm")
+    assert live.query("fight", attack=2, defense=3, target_attack=1)[1].startswith("攻击2 < 防御3：进攻失败，攻击者失去1点阻挡")
+    held = live.query("fight", attack=3, defense=3, target_attack=1)[1]
+    assert "被攻击者失去1点阻挡" in held and "击溃" not in held
+    assert "击溃" in live.query("fight", attack=5, defense=3, target_attack=1)[1]
+    before = len(live.entries())
+    live.query("fight", attack=5, defense=3, target_attack=1)
+    assert len(live.entries()) == before  # a question changes nothing

@@ -9,6 +9,8 @@ minus the opening hand (the duel deck is exactly 40); life at 0 or less loses.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from typing import Any, Mapping
 
 from ..decks import Deck
@@ -262,7 +264,95 @@ def battle(state: State, ctx: Context, player: Any, amount: Any) -> list[ev.Even
     return [ev.LifeChanged(player=i, delta=-n, reason=why)]
 
 
+@dataclass(frozen=True)
+class AttackOutcome:
+    """What one attack does, by the duel combat rules (pure data; see ``resolve_attack``)."""
+
+    attacker_dies: bool
+    target_dies: bool
+    target_wounded: bool
+    guard_drop: int
+    damage_to: str | None  # "attacker" or "defender": whose player takes battle damage
+    damage: int
+    explanation: str
+
+
+def resolve_attack(attack: int, target: int, guard: bool = False, pierce: bool = False,
+                   wounded: bool = False) -> AttackOutcome:
+    """The combat table. ``target`` is the target's attack (ready) or guard (``guard=True``).
+
+    Ready vs ready: attack ≤ target → both die, the attacker's player takes the difference;
+    otherwise the target dies and its player takes the difference. Ready vs guard: attack ≤ guard
+    → the target is wounded, else it dies; no battle damage. Pierce against guard: attack ≤ guard
+    → its guard also drops by the attack this turn; attack > guard → its player takes attack −
+    guard. A wounded target dies whenever it is attacked.
+
+    >>> resolve_attack(5, 3).damage, resolve_attack(5, 3).target_dies
+    (2, True)
+    """
+    if not guard:
+        if attack <= target:
+            return AttackOutcome(True, True, False, 0, "attacker", target - attack,
+                                 f"战备对战备：攻击{attack} ≤ 对方攻击{target}，双方战死，攻击方受到{target - attack}点战斗伤害")
+        return AttackOutcome(False, True, False, 0, "defender", attack - target,
+                             f"战备对战备：攻击{attack} > 对方攻击{target}，目标战死，被攻击方受到{attack - target}点战斗伤害")
+    if attack <= target:
+        drop = attack if pierce else 0
+        pierce_note = f"；贯穿：本回合其守卫力-{attack}" if pierce else ""
+        if wounded:
+            return AttackOutcome(False, True, False, drop, None, 0,
+                                 f"目标已受伤，再次被攻击而战死{pierce_note}")
+        return AttackOutcome(False, False, True, drop, None, 0,
+                             f"战备对守卫：攻击{attack} ≤ 守卫{target}，目标受伤，无战斗伤害{pierce_note}")
+    if pierce:
+        return AttackOutcome(False, True, False, 0, "defender", attack - target,
+                             f"贯穿：攻击{attack} > 守卫{target}，目标战死，对方牌手受到{attack - target}点战斗伤害")
+    return AttackOutcome(False, True, False, 0, None, 0,
+                         f"战备对守卫：攻击{attack} > 守卫{target}，目标战死，无战斗伤害")
+
+
+def attack(state: State, ctx: Context, player: Any, attack: Any, target: Any, guard: bool = False,
+           pierce: bool | None = None, wounded: bool = False, assists: Any = 0) -> list[ev.Event]:
+    """``player``'s fighter (attack ``attack``) attacks an enemy fighter (its attack, or its guard
+    when ``guard``); deaths, the target's assists and battle damage are applied. ``pierce``
+    defaults to the pierce skill used this turn (and uses it up)."""
+    i = who(state, player)
+    require_active(state, i, "attack")
+    require_phase(state, ctx, (MAIN,), "attacks")
+    atk = count(attack, "attack", minimum=0)
+    value = count(target, "target's guard" if guard else "target's attack", minimum=0)
+    n_assists = count(assists, "assists", minimum=0)
+    me = state.players[i]
+    j = (i + 1) % len(state.players)
+    foe = state.players[j]
+    if me.field < 1:
+        raise IllegalCommand(f"{me.name} has no fighter on the field to attack with")
+    if foe.field < 1:
+        raise IllegalCommand(f"{foe.name} has no fighter on the field to attack")
+    use_pierce = me.pierce if pierce is None else bool(pierce)
+    out = resolve_attack(atk, value, guard, use_pierce, wounded)
+    batch = Batch(state).emit(ev.AttackResolved(player=i, summary=out.explanation, pierce_used=use_pierce and guard,
+                                                reason=f"{me.name}发起攻击"))
+    if n_assists:
+        batch.emit(ev.CardsMoved(player=j, source="assist", dest="netherworld", count=n_assists,
+                                 reason=f"{foe.name}的主战者被攻击：其{n_assists}张协助牌战死"))
+    if out.target_dies:
+        batch.emit(ev.CardsMoved(player=j, source="field", dest="netherworld", count=1, reason="被攻击的主战者战死"))
+    if out.attacker_dies:
+        batch.emit(ev.CardsMoved(player=i, source="field", dest="netherworld", count=1, reason="攻击的主战者战死"))
+    if out.damage_to:
+        k = i if out.damage_to == "attacker" else j
+        amount, why = out.damage, "战斗伤害"
+        if is_first_turn(state):
+            amount = ctx.numbers.first_turn_battle_damage
+            why = f"先手第一回合：战斗伤害为{amount}（原为{out.damage}）"
+        if amount:
+            batch.emit(ev.LifeChanged(player=k, delta=-amount, reason=why))
+    return batch.events
+
+
 COMMANDS = {
+    "attack": attack,
     "draw": draw, "draw_skill": draw_skill, "skill": skill, "descend": descend, "rank_up": rank_up,
     "slain": slain, "move": move, "life": life, "battle": battle,
 }

@@ -236,6 +236,23 @@ def action(state: State, ctx: Context, player: Any, name: str, requirement: Any 
     return [ev.ActionPlayed(player=i, name=card.name if card else str(name), requirement=int(requirement), reason=text)]
 
 
+def fight(state: State, ctx: Context, attack: Any, defense: Any, target_attack: Any) -> tuple[bool, str]:
+    """Work out one exchange by the combat rules (changes nothing; players move the cards):
+    attack < defense → the attacker loses block; attack ≥ defense → the defender loses block;
+    attack > the defender's attack + defense → the defender is also routed (tapped).
+    Returns (True, explanation)."""
+    atk = count(attack, "attack", minimum=0)
+    d = count(defense, "defense", minimum=0)
+    t = count(target_attack, "target's attack", minimum=0)
+    loss = ctx.numbers.block_loss
+    if atk < d:
+        return True, f"攻击{atk} < 防御{d}：进攻失败，攻击者失去{loss}点阻挡"
+    text = f"攻击{atk} ≥ 防御{d}：防守失败，被攻击者失去{loss}点阻挡"
+    if atk > t + d:
+        text += f"；攻击{atk} > 对方攻击{t}+防御{d}={t + d}：被攻击者被击溃（横置）"
+    return True, text
+
+
 COMMANDS = {
     "sanity": sanity, "deploy": deploy, "charge": charge, "charge_skill": charge_skill, "activate": activate,
     "end_skill": end_skill, "invade": invade, "action": action,
@@ -257,4 +274,4 @@ def state_json(state: State, ctx: Context) -> dict[str, Any]:
     return {}
 
 #: Questions that change nothing (``LiveGame.query``).
-QUERIES = ("playable",)
+QUERIES = ("playable", "fight")

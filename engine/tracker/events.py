@@ -204,6 +204,16 @@ class SkillUsed(Event):
     draw_skill: bool
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AttackResolved(Event):
+    """A duel attack worked out by the combat rules; ``summary`` says how. The deaths and the
+    battle damage follow as their own events."""
+
+    player: int
+    summary: str
+    pierce_used: bool = False
+
+
 # ---------------------------------------------------------------------------- ridm
 
 

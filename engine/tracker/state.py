@@ -303,6 +303,12 @@ def _skill(s: State, e: ev.SkillUsed) -> State:
                         pierce=p.pierce or e.kind == "pierce")
 
 
+@_on(ev.AttackResolved)
+def _attack(s: State, e: ev.AttackResolved) -> State:
+    # Pierce from the in-turn skill lasts for the next attack only.
+    return _with_player(s, e.player, pierce=False) if e.pierce_used else s
+
+
 # ridm -----------------------------------------------------------------------
 
 
