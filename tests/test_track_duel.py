@@ -170,4 +170,5 @@ def test_first_turn_attack_deals_no_battle_damage(tmp_path):
     live.do("move", player="B", source="hand", dest="field", why="an effect puts a fighter out")
     out = live.do("attack", player="A", attack=9, target=2)
     assert live.state.players[1].life == 20 and live.state.players[1].field == 0
-    assert not any(type(e).__name__ == "LifeChanged" for e in out.events)
+    damage = next(e for e in out.events if type(e).__name__ == "LifeChanged")
+    assert damage.delta == 0 and "先手第一回合" in damage.reason and "原为7" in damage.reason

@@ -346,8 +346,7 @@ def attack(state: State, ctx: Context, player: Any, attack: Any, target: Any, gu
         if is_first_turn(state):
             amount = ctx.numbers.first_turn_battle_damage
             why = f"先手第一回合：战斗伤害为{amount}（原为{out.damage}）"
-        if amount:
-            batch.emit(ev.LifeChanged(player=k, delta=-amount, reason=why))
+        batch.emit(ev.LifeChanged(player=k, delta=-amount, reason=why))
     return batch.events
 
 
