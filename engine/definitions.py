@@ -200,7 +200,24 @@ class RidmRules(_Model):
     charge_per_card: int
 
 
-GameRules = Annotated[Union[BackroomsRules, DuelRules, RidmRules], Field(discriminator="ruleset")]
+class Counter(_Model):
+    """A per-player number the tracker keeps for a designer's own game (life, mana, score…)."""
+
+    label: str
+    start: int = 0
+    #: The player loses when the counter falls to this value or below (None: never).
+    lose_at: int | None = None
+
+
+class GenericRules(_Model):
+    """Tracking for any game: turns, rounds and phases from the definition, plus counters.
+    ``cardpress new`` writes one; the three shipped games have rules modules of their own."""
+
+    ruleset: Literal["generic"]
+    counters: dict[str, Counter] = {}
+
+
+GameRules = Annotated[Union[BackroomsRules, DuelRules, RidmRules, GenericRules], Field(discriminator="ruleset")]
 
 
 class CardSize(_Model):

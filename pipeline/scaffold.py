@@ -36,6 +36,13 @@ deck:
   requirements:
     - {{label: 单位, type: unit, min: 1}}
 
+# What `cardpress track` keeps for this game: turns and phases, and these counters per player.
+rules:
+  ruleset: generic
+  counters:
+    life: {{label: 生命, start: 20, lose_at: 0}}
+    mana: {{label: 法力, start: 0}}
+
 phases:
   - {{id: draw, name: 抽牌阶段, description: 抽1张牌。}}
   - {{id: main, name: 主要阶段, description: 使用卡牌。}}

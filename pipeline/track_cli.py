@@ -485,6 +485,20 @@ def attack(player: Player,
          wounded=wounded, assists=assists)
 
 
+GENERIC = "your own game"
+
+
+@app.command(rich_help_panel=GENERIC, context_settings=SIGNED)
+def counter(player: Player, name: Annotated[str, typer.Argument(help="Counter id or label from game.yaml.")],
+            delta: Annotated[str, typer.Argument(help="Change, e.g. -3 or +2.")], why: Why = "",
+            db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
+    """Change a player's counter (games tracked by the generic ruleset: rules.counters in game.yaml).
+
+    Example: cardpress track counter A life -3 --why "spark"
+    """
+    _act(db, game, op_id, "counter", player=player, name=name, delta=delta, why=why)
+
+
 # ---------------------------------------------------------------------------- ridm
 
 

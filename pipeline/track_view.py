@@ -9,14 +9,17 @@ from engine.tracker.session import LiveGame, Outcome
 from engine.tracker.view import live_status, log_lines
 
 
-def _player_line(game: str, p: dict[str, Any], active: bool) -> str:
+def _player_line(ruleset: str, p: dict[str, Any], active: bool, labels: dict[str, str]) -> str:
     mark = "▶" if active else " "
-    if game == "backrooms":
+    if ruleset == "generic":
+        values = " | ".join(f"{labels.get(k, k)} {v}" for k, v in p["counters"].items())
+        return f"{mark} {p['name']}: {values or '（无计数）'}"
+    if ruleset == "backrooms":
         hp = " ".join(f"[{h}]" for h in p["outposts"]) or "（无）"
         extra = "  ⚠须放置/带入前哨" if p["must_place_outpost"] else ""
         return (f"{mark} {p['name']}: 费用 {p['cost']} | 前哨 {hp} | 已摧毁 {p['outposts_destroyed']} | "
                 f"可带入 {p['carries_left']}{extra}")
-    if game == "duel":
+    if ruleset == "duel":
         return (f"{mark} {p['name']}: 生命 {p['life']} | 牌库 {p['deck']} 手牌 {p['hand']} 场上 {p['fighters']} "
                 f"幽冥 {p['netherworld']} | 降临 {p['descents_used']}/{p['descents_per_turn']} "
                 f"技能 {p['in_turn_skills_used']}/{p['in_turn_skills_per_turn']} "
@@ -36,10 +39,12 @@ def board(live: LiveGame) -> str:
     lines = [f"{s['game_name']} · {s['id']}",
              f"第{s['turn']}轮（第{s['round']}回合） 行动方：{s['active']}",
              f"阶段：{phases}"]
-    if s["game"] == "backrooms":
+    if s["ruleset"] == "backrooms":
         lines.append(f"层级：{s['level']} | {s['rounds_to_cut']}回合后切出，下一层级：{s['next_level']}")
+    rules = live.defn.rules
+    labels = {k: c.label for k, c in getattr(rules, "counters", {}).items()}
     for p in s["players"]:
-        lines.append(_player_line(s["game"], p, p["name"] == s["active"]))
+        lines.append(_player_line(s["ruleset"], p, p["name"] == s["active"], labels))
     if s.get("chain"):
         lines.append("连锁：" + " ← ".join(
             f"{l['link']}.{l['player']}:{l['text']}" + ("（已无效）" if l["negated"] else "") for l in s["chain"]))

@@ -22,9 +22,9 @@ from ..cards import Card, read_cards
 from ..decks import Deck, check_deck, read_deck
 from ..definitions import GameDefinition
 from ..errors import DataError, Problem
-from . import backrooms, duel, ridm
+from . import backrooms, duel, generic, ridm
 
-RULESETS: dict[str, ModuleType] = {"backrooms": backrooms, "duel": duel, "ridm": ridm}
+RULESETS: dict[str, ModuleType] = {"backrooms": backrooms, "duel": duel, "ridm": ridm, "generic": generic}
 
 
 def rules_for(game: GameDefinition) -> ModuleType:
@@ -46,4 +46,4 @@ def check_deck_file(game: GameDefinition, path: Path, cards: dict[str, Card] | N
     return deck, check_deck(game, cards if cards is not None else cards_by_id(game), deck)
 
 
-__all__ = ["RULESETS", "rules_for", "cards_by_id", "check_deck_file", "backrooms", "duel", "ridm"]
+__all__ = ["RULESETS", "rules_for", "cards_by_id", "check_deck_file", "backrooms", "duel", "generic", "ridm"]

@@ -67,6 +67,8 @@ def describe(event: ev.Event, names: Names, phase_name: PhaseName = str) -> str:
             return f"{n(e.player)}使用{'抽牌技能' if e.draw_skill else '回合内技能'}（{e.kind}）"
         case ev.AttackResolved():
             return f"{n(e.player)}的攻击：{e.summary}" + ("（已用掉贯穿）" if e.pierce_used else "")
+        case ev.CounterChanged():
+            return f"{n(e.player)}的{e.counter} {e.delta:+d}"
         case ev.SanityChanged():
             return f"{n(e.player)}理智{e.delta:+d}"
         case ev.OperatorDeployed():

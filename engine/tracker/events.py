@@ -281,6 +281,18 @@ class ActionPlayed(Event):
     requirement: int
 
 
+# ---------------------------------------------------------------------------- generic
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CounterChanged(Event):
+    """A designer-defined counter (game.yaml ``rules.counters``) of ``player`` changed."""
+
+    player: int
+    counter: str
+    delta: int
+
+
 # ---------------------------------------------------------------------------- (de)serialisation
 
 EVENT_TYPES: dict[str, type[Event]] = {

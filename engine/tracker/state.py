@@ -87,6 +87,11 @@ class PlayerState:
     deployments_used: int = 0
     skill_slot_charges_used: int = 0
     enemy_in_deploy: bool = False
+    # generic: (counter id, value) pairs in definition order
+    counters: tuple[tuple[str, int], ...] = ()
+
+    def counter(self, name: str) -> int:
+        return dict(self.counters).get(name, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,6 +335,14 @@ def _skill(s: State, e: ev.SkillUsed) -> State:
 def _attack(s: State, e: ev.AttackResolved) -> State:
     # Pierce from the in-turn skill lasts for the next attack only.
     return _with_player(s, e.player, pierce=False) if e.pierce_used else s
+
+
+@_on(ev.CounterChanged)
+def _counter(s: State, e: ev.CounterChanged) -> State:
+    p = s.players[e.player]
+    values = dict(p.counters)
+    values[e.counter] = values.get(e.counter, 0) + e.delta
+    return _with_player(s, e.player, counters=tuple(values.items()))
 
 
 # ridm -----------------------------------------------------------------------

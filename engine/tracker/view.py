@@ -19,6 +19,7 @@ def status_json(state: State, ctx: Context, game_id: str = "") -> dict[str, Any]
         "id": game_id,
         "game": ctx.defn.id,
         "game_name": ctx.defn.name,
+        "ruleset": ctx.defn.rules.ruleset if ctx.defn.rules else None,
         "turn": state.turn,
         "round": state.round,
         "phase": state.phase,

@@ -1,0 +1,83 @@
+"""Any game: turns, rounds and phases from the definition, reminders from the phase
+descriptions, and the per-player counters ``rules.counters`` declares (with an optional loss
+threshold). This is what a designer's own game (``cardpress new``) is tracked with.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..decks import Deck
+from ..tracker import events as ev
+from ..tracker.core import Context, IllegalCommand, signed, who
+from ..tracker.state import PlayerState, State
+
+RULESET = "generic"
+
+
+def setup(ctx: Context, players: tuple[str, ...], first: int, levels: tuple[str, ...] = (),
+          decks: Mapping[int, Deck] | None = None) -> list[ev.Event]:
+    if levels:
+        raise IllegalCommand("--levels is for backrooms")
+    counters = ctx.numbers.counters
+    start = "，".join(f"{c.label}{c.start}" for c in counters.values())
+    out: list[ev.Event] = [ev.GameStarted(game=ctx.defn.id, ruleset=RULESET, players=players, first=first,
+                                          reason=f"开局：{start}" if start else "开局")]
+    for i in range(len(players)):
+        for name, c in counters.items():
+            out.append(ev.CounterChanged(player=i, counter=name, delta=c.start, reason=f"{c.label}初始值"))
+    return out
+
+
+def first_phase(state: State, ctx: Context) -> str:
+    return ctx.defn.phases[0].id
+
+
+def on_turn_begin(state: State, ctx: Context) -> list[ev.Event]:
+    return []
+
+
+def on_enter(state: State, ctx: Context) -> list[ev.Event]:
+    description = ctx.defn.phase(state.phase).description
+    return [ev.ReminderGiven(text=description, reason=ctx.phase_name(state.phase))] if description else []
+
+
+def on_exit(state: State, ctx: Context) -> list[ev.Event]:
+    return []
+
+
+def losers(state: State, ctx: Context) -> list[tuple[int, str]]:
+    out = []
+    for i, p in enumerate(state.players):
+        for name, c in ctx.numbers.counters.items():
+            if c.lose_at is not None and p.counter(name) <= c.lose_at:
+                out.append((i, f"{c.label}降至{p.counter(name)}"))
+                break
+    return out
+
+
+def counter(state: State, ctx: Context, player: Any, name: str, delta: Any, why: str = "") -> list[ev.Event]:
+    """Change one of ``player``'s counters by ``delta`` (``-3``, ``+2``)."""
+    i = who(state, player)
+    counters = ctx.numbers.counters
+    if name not in counters:
+        by_label = {c.label: key for key, c in counters.items()}
+        if name not in by_label:
+            raise IllegalCommand(f"unknown counter {name!r}; this game has: "
+                                 f"{', '.join(f'{k} ({c.label})' for k, c in counters.items()) or 'none'}")
+        name = by_label[name]
+    return [ev.CounterChanged(player=i, counter=name, delta=signed(delta, "change"), reason=why or "卡牌效果")]
+
+
+COMMANDS = {"counter": counter}
+
+#: Questions that change nothing (``LiveGame.query``).
+QUERIES: tuple[str, ...] = ()
+
+
+def player_json(p: PlayerState, state: State, ctx: Context) -> dict[str, Any]:
+    return {"counters": {name: p.counter(name) for name in ctx.numbers.counters}}
+
+
+def state_json(state: State, ctx: Context) -> dict[str, Any]:
+    return {}
