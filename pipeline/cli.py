@@ -230,6 +230,30 @@ def check(game: GameArg,
 
 
 @app.command(rich_help_panel="Production")
+def cards(game: GameArg,
+          out: Annotated[Path, typer.Argument(help="The .xlsx or .csv file to write.", show_default=False)]) -> None:
+    """Write all of a game's cards to one spreadsheet (XLSX or CSV) that loads back identically.
+
+    Put the file in the game's cards/ folder (and remove the YAML files) to keep the cards in a
+    spreadsheet from then on.
+
+    Example: cardpress cards duel duel-cards.xlsx
+
+    Example: cardpress cards ./my-game ./my-game/cards/all.csv
+    """
+    from engine.cards import load_cards
+    from engine.definitions import load_game
+
+    from .export import export_cards
+
+    with reported():
+        definition = load_game(game)
+        all_cards = load_cards(definition)
+        path = export_cards(definition, all_cards, out)
+    typer.echo(f"{len(all_cards)} cards of {definition.name} written to {path}")
+
+
+@app.command(rich_help_panel="Production")
 def new(path: Annotated[Path, typer.Argument(help="Folder to create (must not exist or be empty).")],
         name: Annotated[Optional[str], typer.Option(help="The game's display name.")] = None) -> None:
     """Scaffold a new game folder that checks and builds at once.

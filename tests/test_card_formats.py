@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 
 import openpyxl
+import pytest
 
 from engine.cards import load_cards
 from engine.definitions import load_game
@@ -46,6 +47,29 @@ def test_yaml_csv_xlsx_give_equal_cards(game_copy):
     assert from_xlsx == from_yaml
     # Multi-line rules text survives a spreadsheet round trip.
     assert any("\n" in (c.get("text") or "") for c in from_csv) == any("\n" in (c.get("text") or "") for c in from_yaml)
+
+
+@pytest.mark.parametrize("game_id", ["backrooms", "duel", "ridm"])
+@pytest.mark.parametrize("suffix", [".xlsx", ".csv"])
+def test_cards_command_writes_a_sheet_that_loads_back_identically(game_copy, game_id, suffix):
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    folder = game_copy(game_id)
+    game = load_game(folder)
+    original = load_cards(game)
+    sheet = folder / f"sheet{suffix}"
+    result = CliRunner().invoke(app, ["cards", str(folder), str(sheet)])
+    assert result.exit_code == 0, result.output
+    assert load_cards(game, [sheet]) == original
+    # Swap the YAML for the sheet: the game still checks clean.
+    for path in (folder / "cards").glob("*.yaml"):
+        path.unlink()
+    sheet.rename(folder / "cards" / sheet.name)
+    from engine.check import check_game
+
+    assert check_game(folder).ok
 
 
 def test_shipped_games_meet_the_content_minimums():
