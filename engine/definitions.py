@@ -48,8 +48,14 @@ class FieldSpec(_Model):
     max: int | None = None
     max_len: int | None = None
     values: tuple[str, ...] = ()
+    #: How enum values are printed (ids stay stable in data; players read the labels).
+    labels: dict[str, str] = {}
     default: Any = None
     help: str = ""
+
+    def label_of(self, value: Any) -> str:
+        """What players read for ``value``: its label, else the value itself."""
+        return self.labels.get(value, str(value))
 
     @model_validator(mode="after")
     def _check(self) -> "FieldSpec":
@@ -57,6 +63,9 @@ class FieldSpec(_Model):
             raise ValueError("an enum field needs 'values'")
         if self.kind != "enum" and self.values:
             raise ValueError("'values' is only for enum fields")
+        unknown = set(self.labels) - set(self.values)
+        if unknown:
+            raise ValueError(f"'labels' names values the field does not have: {sorted(unknown)}")
         if self.min is not None and self.max is not None and self.min > self.max:
             raise ValueError("min is greater than max")
         return self

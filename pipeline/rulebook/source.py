@@ -86,7 +86,7 @@ def _kind(spec: FieldSpec) -> str:
 
 def _value_range(spec: FieldSpec) -> str:
     if spec.kind == "enum":
-        return "、".join(spec.values)
+        return "、".join(spec.label_of(v) for v in spec.values)
     if spec.kind == "int":
         if spec.min is not None and spec.max is not None:
             return f"{spec.min}–{spec.max}"
