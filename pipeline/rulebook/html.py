@@ -21,6 +21,7 @@ from .errors import MissingGlyphs
 from .source import RulebookSource
 
 CARD_PX = {"example": 360, "gallery": 180}
+_HTML_TAGS = {"code": ("<code>", "</code>"), "em": ("<em>", "</em>"), "strong": ("<strong>", "</strong>")}
 
 
 def _subset_woff2(path, text: str) -> str:
@@ -127,17 +128,7 @@ class HtmlWriter:
             raise MissingGlyphs(self.section, missing)
 
     def inline(self, inline: md.Inline) -> str:
-        out = []
-        for s in inline:
-            t = escape(s.text, quote=False).replace("\n", "<br />")
-            if s.code:
-                t = f"<code>{t}</code>"
-            if s.em:
-                t = f"<em>{t}</em>"
-            if s.strong:
-                t = f"<strong>{t}</strong>"
-            out.append(t)
-        return "".join(out)
+        return md.render_spans(inline, lambda t: escape(t, quote=False), "<br />", _HTML_TAGS)
 
     def block(self, b: md.Block) -> str:
         if isinstance(b, md.Heading):

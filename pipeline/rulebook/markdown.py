@@ -14,7 +14,7 @@ Headings are numbered here (``1``, ``1.2``, ``1.2.3``) so every output agrees on
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator, Union
+from typing import Callable, Iterator, Union
 
 from markdown_it import MarkdownIt
 
@@ -35,6 +35,20 @@ class Span:
 
 
 Inline = tuple[Span, ...]
+
+
+def render_spans(inline: Inline, escape: Callable[[str], str], newline: str, tags: dict[str, tuple[str, str]]) -> str:
+    """Inline spans → markup: each span escaped, newlines replaced, then wrapped in the
+    (open, close) tags for ``code``, ``em`` and ``strong`` (innermost first)."""
+    out = []
+    for span in inline:
+        t = escape(span.text).replace("\n", newline)
+        for flag in ("code", "em", "strong"):
+            if getattr(span, flag):
+                open_tag, close_tag = tags[flag]
+                t = f"{open_tag}{t}{close_tag}"
+        out.append(t)
+    return "".join(out)
 
 
 def plain(inline: Inline) -> str:

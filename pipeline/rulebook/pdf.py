@@ -55,7 +55,12 @@ CHAPTER_MIN_ROOM = 0.4
 CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 
 
+#: ReportLab paragraph markup for inline Markdown styles.
+_RL_TAGS = {"code": ('<font color="#8a3b12">', "</font>"), "em": ("<i>", "</i>"), "strong": ("<b>", "</b>")}
+
+
 @dataclass(frozen=True)
+
 class PageGeometry:
     size: tuple[float, float]
     margin: float
@@ -266,17 +271,7 @@ class Typesetter:
 
     def markup(self, inline: md.Inline) -> str:
         self.check(md.plain(inline))
-        out = []
-        for span in inline:
-            t = escape(span.text).replace("\n", "<br/>")
-            if span.code:
-                t = f'<font color="#8a3b12">{t}</font>'
-            if span.em:
-                t = f"<i>{t}</i>"
-            if span.strong:
-                t = f"<b>{t}</b>"
-            out.append(t)
-        return "".join(out)
+        return md.render_spans(inline, escape, "<br/>", _RL_TAGS)
 
     def para(self, text_markup: str, style: str | ParagraphStyle) -> RLParagraph:
         st = self.styles[style] if isinstance(style, str) else style
