@@ -20,7 +20,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from engine.cards import Card
-from engine.check import check_game
+from engine.check import GameReport, check_game
 from engine.decks import read_deck
 from engine.definitions import GameDefinition, load_game
 from engine.errors import CardpressError, DataError, Location, Problem
@@ -245,13 +245,14 @@ def _art_jobs(prep: Prepared) -> set[tuple[Path, float, float]]:
 
 
 def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_mm: float = 3.0,
-            progress: Progress | None = None) -> Prepared:
+            progress: Progress | None = None, report: GameReport | None = None) -> Prepared:
     """Load → check → get templates, backs and art ready. Raises ``DataError`` for bad data;
-    writes nothing."""
+    writes nothing. Pass ``report`` when the game was just checked, to skip checking again."""
     definition = game if isinstance(game, GameDefinition) else load_game(game)
     if deck is not None and not deck.is_file():
         raise DataError(Problem("deck file not found", Location(deck)))
-    report = check_game(definition, decks=[deck] if deck else None)
+    if report is None:
+        report = check_game(definition, decks=[deck] if deck else None)
     report.raise_if_problems()
     if not report.cards:
         raise DataError(Problem("the game has no cards", Location(definition.card_data_dir / "cards")))
@@ -276,10 +277,10 @@ def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_m
     return prep
 
 
-def render_check(game: str | Path | GameDefinition) -> list[CardpressError]:
-    """Lay out and draw every card and back off-page; return every problem found (empty = all
-    print). Data problems raise ``DataError`` as in ``prepare``."""
-    prep = prepare(game)
+def render_check(report: GameReport) -> list[CardpressError]:
+    """Lay out and draw every card and back of a checked game off-page; return every problem
+    found (empty = all print)."""
+    prep = prepare(report.game, report=report)
     canvas = Canvas(io.BytesIO(), initialFontName=prep.painter.fonts.regular)
     try:
         paint_forms([canvas], prep)

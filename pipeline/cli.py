@@ -215,7 +215,8 @@ def check(game: GameArg,
     if render:
         from .build import render_check
 
-        errors = render_check(report.game)
+        with reported():
+            errors = render_check(report)
         if errors:
             for e in errors:
                 typer.secho(f"  {e}", err=True, fg=typer.colors.RED)
