@@ -18,7 +18,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterator, Mapping
 
-from .definitions import COMMON_FIELDS, FieldSpec, GameDefinition
+from .definitions import FieldSpec, GameDefinition
 from .errors import DataError, Location, Problem
 from .yamlio import line_of, load_yaml
 

@@ -143,8 +143,3 @@ def _affiliation_problems(game: GameDefinition, resolved: list[tuple[Card, int]]
         for card, _ in resolved
         if card.type != rule.leader_type and card.get(rule.field) not in allowed
     ]
-
-
-def deck_cards(cards: Mapping[str, Card], deck: Deck) -> list[tuple[Card, int]]:
-    """The deck's cards with their counts, in deck order (deck must be valid)."""
-    return [(cards[cid], n) for cid, n in deck.entries]

@@ -21,7 +21,6 @@ from reportlab.pdfgen.canvas import Canvas
 
 from engine.cards import Card
 from engine.check import GameReport, check_game
-from engine.decks import read_deck
 from engine.definitions import GameDefinition, load_game
 from engine.errors import CardpressError, DataError, Location, Problem
 

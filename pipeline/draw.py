@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
@@ -79,11 +78,6 @@ def color(value: str | None) -> Color | None:
     if c is None:
         c = _colors[value] = HexColor(value, hasAlpha=len(value) == 9)
     return c
-
-
-@dataclass
-class _FitCache:
-    sizes: dict[tuple, float]
 
 
 class CardPainter:

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-import yaml
 from pypdf import PdfReader
 
 from engine.definitions import load_game

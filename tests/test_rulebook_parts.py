@@ -66,7 +66,7 @@ def half_texts(path: Path) -> list[tuple[str, str]]:
     out = []
     with pdfplumber.open(path) as pdf:
         for page in pdf.pages:
-            w, h = page.width, page.height
+            w = page.width
             left = "".join(ch["text"] for ch in page.chars if ch["x0"] < w / 2)
             right = "".join(ch["text"] for ch in page.chars if ch["x0"] >= w / 2)
             out.append((left, right))
@@ -125,7 +125,6 @@ def test_html_is_well_formed_and_self_contained(ridm_html):
 
 def test_html_embeds_font_subsets_covering_every_character(ridm_html):
     import base64
-    import io
 
     from fontTools.ttLib import TTFont
 

@@ -7,7 +7,7 @@ import pytest
 from engine.tracker import GameOver, IllegalCommand, LiveGame, Store
 from engine.tracker.view import live_status
 
-from track_helpers import LEVELS, advance_to, event_types, new_game, write_backrooms_game
+from track_helpers import advance_to, event_types, new_game, write_backrooms_game
 
 
 def test_setup_starts_turn_one_in_draw_with_cost_five_and_one_outpost_each(tmp_path):

@@ -34,7 +34,7 @@ from pipeline.fonts import FontSet
 from . import markdown as md
 from .cards import RulebookCards
 from .errors import MissingGlyphs, RulebookError
-from .source import GlossaryEntry, RulebookSource
+from .source import RulebookSource
 
 Progress = Callable[[str, int, int], None]
 
