@@ -65,7 +65,7 @@ class BuildResult:
 class CardErrors(CardpressError):
     """Several cards cannot be drawn; every one is listed."""
 
-    def __init__(self, errors: list[CardTextError]):
+    def __init__(self, errors: list[CardpressError]):
         self.errors = errors
         lines = [str(e) for e in errors]
         super().__init__(lines[0] if len(lines) == 1 else f"{len(lines)} cards cannot be printed:\n  - " + "\n  - ".join(lines))
@@ -135,6 +135,20 @@ def paint_forms(canvases: list[Canvas], prep: "Prepared", progress: Progress | N
     size = prep.game.card_size
     bbox = (-b * mm, -b * mm, (size.width_mm + b) * mm, (size.height_mm + b) * mm)
     errors: list[CardpressError] = []
+
+    def paint_everywhere(name: str, elements: list[Element], card: Card | None, label: str) -> None:
+        # The same drawing goes into every canvas; a card that fails is reported once.
+        failed = False
+        for c in canvases:
+            c.beginForm(name, *bbox)
+            if not failed:
+                try:
+                    prep.painter.paint(c, elements, card, label=label)
+                except CardTextError as exc:
+                    errors.append(exc)
+                    failed = True
+            c.endForm()
+
     form_of: dict[str, str] = {}
     distinct = prep.distinct
     for n, card in enumerate(distinct):
@@ -144,28 +158,13 @@ def paint_forms(canvases: list[Canvas], prep: "Prepared", progress: Progress | N
         except CardpressError as exc:
             elements = []
             errors.append(exc)
-        failed = False
-        for c in canvases:
-            c.beginForm(name, *bbox)
-            if not failed:
-                try:
-                    prep.painter.paint(c, elements, card)
-                except CardTextError as exc:
-                    errors.append(exc)
-                    failed = True
-            c.endForm()
+        paint_everywhere(name, elements, card, card.id)
         if progress:
             progress("drawing cards", n + 1, len(distinct))
     back_form: dict[str, str] = {}
     for n, (back, elements) in enumerate(prep.backs.items()):
         name = back_form[back] = f"Back{n}"
-        for c in canvases:
-            c.beginForm(name, *bbox)
-            try:
-                prep.painter.paint(c, elements, None, label=f"back {back}")
-            except CardTextError as exc:
-                errors.append(exc)
-            c.endForm()
+        paint_everywhere(name, elements, None, f"back {back}")
     if errors:
         raise CardErrors(errors)
     return form_of, back_form

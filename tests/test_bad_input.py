@@ -183,3 +183,11 @@ def test_backrooms_deck_may_only_carry_its_goi_affiliation(game_copy):
     assert result.exit_code == 1
     assert f"card '{foreign.id}'" in result.output and "'B.N.T.G.' is not allowed with M.E.G." in result.output
     assert f"meg-vanguard.yaml, line {_line_of(deck, foreign.id)}" in result.output
+
+
+def test_a_back_that_cannot_print_is_reported_once_for_both_papers(tmp_path):
+    game = scaffold(tmp_path / "g", "𠀀之游戏")  # the generic back prints the game's name
+    result = runner.invoke(app, ["build", str(game), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert result.output.count("U+20000") == 1 and "back default" in result.output
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
