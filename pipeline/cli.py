@@ -15,6 +15,7 @@ import typer
 from engine.errors import CardpressError
 
 from . import track_cli
+from .impose import PAPERS_MM
 from . import rulebook_cli
 
 app = typer.Typer(
@@ -71,6 +72,14 @@ def progress_bar(enabled: bool = True):
         yield update
 
 
+def _paper(value: str) -> str:
+    """The --paper option: a4 or letter, any case."""
+    paper = value.lower()
+    if paper not in PAPERS_MM:
+        raise typer.BadParameter(f"unknown paper {value!r}; use {' or '.join(PAPERS_MM)}", param_hint="--paper")
+    return paper
+
+
 def _parse_offset(value: str) -> tuple[float, float]:
     try:
         x, y = (float(v) for v in value.split(","))
@@ -109,10 +118,7 @@ def build(
     """
     from .build import BuildOptions, build_sheets
 
-    papers = (paper.lower(),) if paper else ("a4", "letter")
-    for p in papers:
-        if p not in ("a4", "letter"):
-            raise typer.BadParameter(f"unknown paper {p!r}; use a4 or letter", param_hint="--paper")
+    papers = (_paper(paper),) if paper else tuple(PAPERS_MM)
     options = BuildOptions(papers=papers, out_dir=out, deck=deck, bleed_mm=bleed, margin_mm=margin, gutter_mm=gutter,
                            flip="short" if short_edge else "long", back_offset_mm=_parse_offset(back_offset))
     with reported(), progress_bar() as progress:
@@ -178,11 +184,10 @@ def calibrate(
     """
     from .calibrate import write_calibration
 
-    if paper.lower() not in ("a4", "letter"):
-        raise typer.BadParameter(f"unknown paper {paper!r}; use a4 or letter", param_hint="--paper")
-    target = out or Path("dist") / f"calibration-{paper.lower()}.pdf"
+    paper = _paper(paper)
+    target = out or Path("dist") / f"calibration-{paper}.pdf"
     with reported():
-        path = write_calibration(target, paper.lower(), margin, "short" if short_edge else "long",
+        path = write_calibration(target, paper, margin, "short" if short_edge else "long",
                                  _parse_offset(back_offset))
     typer.echo(f"{path}: print double-sided at actual size, then read the offset on the back's scales")
 
