@@ -18,13 +18,14 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import tempfile
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
 from engine.errors import CardpressError
+
+from .atomic import atomic_write
 
 FAMILY = "Cardpress Sans SC"
 REGULAR = "CardpressSansSC"
@@ -112,14 +113,8 @@ def build_fonts(progress=None) -> list[Path]:
         var = TTFont(src)
         inst = instancer.instantiateVariableFont(var, {"wght": weight}, inplace=False)
         _rename(inst, style)
-        fd, tmp = tempfile.mkstemp(dir=out, suffix=".tmp")
-        os.close(fd)
-        try:
+        with atomic_write(target) as tmp:
             inst.save(tmp)
-            os.replace(tmp, target)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
     shutil.copyfile(licence, out / "OFL.txt")
     return wanted
 
