@@ -292,4 +292,30 @@ def fonts() -> None:
 
 
 def main() -> None:
-    app()
+    """Entry point. Commands report their own errors; this is the last line of defence, so a
+    user never sees a Python traceback, whatever goes wrong."""
+    import errno
+    import sys
+
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.secho("interrupted: nothing half-written was kept", err=True, fg=typer.colors.RED)
+        sys.exit(130)
+    except CardpressError as exc:
+        typer.secho(f"error: {exc}", err=True, fg=typer.colors.RED)
+        sys.exit(1)
+    except OSError as exc:
+        reason = {errno.ENOSPC: "the disk is full", errno.EROFS: "the file system is read-only",
+                  errno.EACCES: "permission denied"}.get(exc.errno, exc.strerror or str(exc))
+        where = f" ({exc.filename})" if exc.filename else ""
+        typer.secho(f"error: {reason}{where}; nothing half-written was kept", err=True, fg=typer.colors.RED)
+        sys.exit(1)
+    except MemoryError:
+        typer.secho("error: out of memory (an input far larger than any card game needs?)", err=True,
+                    fg=typer.colors.RED)
+        sys.exit(1)
+    except Exception as exc:  # a bug of ours: say so plainly, without a traceback
+        typer.secho(f"error: internal error ({type(exc).__name__}: {exc}); this is a bug in cardpress, "
+                    "please report it with the command you ran", err=True, fg=typer.colors.RED)
+        sys.exit(2)
