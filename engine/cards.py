@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import csv
 import io
+import math
+import os
 import re
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -20,11 +23,21 @@ from typing import Any, Iterator, Mapping
 
 from .definitions import FieldSpec, GameDefinition
 from .errors import DataError, Location, Problem
-from .yamlio import line_of, load_yaml
+from .limits import MAX_FIELD_CHARS, MAX_INT_DIGITS, MAX_XLSX_RATIO, MAX_XLSX_UNPACKED_BYTES
+from .paths import UnsafePath, confine, read_bounded
+from .yamlio import line_of, load_yaml, read_text
 
 CARD_SUFFIXES = (".yaml", ".yml", ".csv", ".xlsx")
 ART_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+#: Spreadsheet programs run a cell that starts with one of these as a formula; an exported
+#: CSV cell starting with one (or with the escape itself) is written behind a ``'``.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+CSV_ESCAPE = "'"
+_INT_TEXT = re.compile(r"[+-]?\d+")
+_TOO_BIG = 10 ** MAX_INT_DIGITS
+#: A card id names its image file (``images/<id>.png``): kept well inside file-name limits.
+MAX_ID_CHARS = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,54 +89,100 @@ def _cell(value: Any) -> Any:
     if isinstance(value, str):
         value = value.strip()
         return value if value else None
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and value.is_integer() and abs(value) < _TOO_BIG:
         return int(value)
     return value
 
 
-def _rows_to_cards(path: Path, header: list[Any], rows: Iterator[tuple[int, list[Any]]]) -> Iterator[_RawCard]:
+def _csv_cell(value: str) -> str | None:
+    """CSV cell → value: blank means absent; the export's formula escape is undone last, so
+    text it protected (``'\tx``) keeps its leading character."""
+    value = value.strip()
+    return csv_unescape(value) if value else None
+
+
+def _rows_to_cards(path: Path, header: list[Any], rows: Iterator[tuple[int, list[Any]]],
+                   cell=_cell) -> Iterator[_RawCard]:
     names = [str(h).strip() if h is not None else "" for h in header]
     if "id" not in names:
         raise DataError(Problem("header row has no 'id' column", Location(path, row=1)))
     for row_no, cells in rows:
-        values = {n: _cell(c) for n, c in zip(names, cells) if n}
+        values = {n: cell(c) for n, c in zip(names, cells) if n}
         if all(v is None for v in values.values()):
             continue  # blank line in a sheet
-        if len(cells) > len(names) and any(_cell(c) is not None for c in cells[len(names):]):
+        if len(cells) > len(names) and any(cell(c) is not None for c in cells[len(names):]):
             raise DataError(Problem("row has more cells than the header has columns", Location(path, row=row_no)))
         yield _RawCard({k: v for k, v in values.items() if v is not None}, Location(path, row=row_no), {})
 
 
+def csv_unescape(value: str) -> str:
+    """Undo the export's formula escape: ``'=SUM(1)`` → ``=SUM(1)``, ``''x`` → ``'x``."""
+    if value.startswith(CSV_ESCAPE) and value[1:2] and value[1] in (*FORMULA_STARTS, CSV_ESCAPE):
+        return value[1:]
+    return value
+
+
 def _read_csv(path: Path) -> Iterator[_RawCard]:
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise DataError(Problem(f"not UTF-8 text ({exc.reason})", Location(path))) from None
+    text = read_text(path, "CSV file")
+    if "\0" in text:
+        line = text.count("\n", 0, text.index("\0")) + 1
+        raise DataError(Problem("the file contains NUL bytes: not a CSV text file (save it as CSV UTF-8)",
+                                Location(path, row=line)))
     try:
         rows = list(csv.reader(io.StringIO(text), strict=True))
     except csv.Error as exc:
         raise DataError(Problem(f"malformed CSV: {exc}", Location(path))) from None
     if not rows:
         return
-    yield from _rows_to_cards(path, rows[0], ((i + 2, r) for i, r in enumerate(rows[1:])))
+    yield from _rows_to_cards(path, rows[0], ((i + 2, r) for i, r in enumerate(rows[1:])), _csv_cell)
+
+
+def _check_zip(path: Path, data: bytes) -> None:
+    """Refuse a damaged XLSX or a zip bomb before openpyxl unpacks anything: the members'
+    declared sizes bound what ``zipfile`` will ever inflate, so their sum is the true cost."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
+        raise DataError(Problem(f"not a readable XLSX file (damaged, or not a spreadsheet: {exc})",
+                                Location(path))) from None
+    limit = min(MAX_XLSX_UNPACKED_BYTES, MAX_XLSX_RATIO * max(len(data), 1))
+    if unpacked > limit:
+        raise DataError(Problem(
+            f"the spreadsheet unpacks to {unpacked / 1e6:,.0f} MB from {len(data) / 1e6:,.1f} MB "
+            f"(at most {MAX_XLSX_UNPACKED_BYTES // (1024 * 1024)} MB and {MAX_XLSX_RATIO}× its size): "
+            "a zip bomb or not a card sheet; cardpress refuses it", Location(path)))
 
 
 def _read_xlsx(path: Path) -> Iterator[_RawCard]:
     import openpyxl  # imported here: only designers with spreadsheets pay for it
 
     try:
-        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+        # Read once, bounded, and inspect before unpacking: a FIFO, a huge or a bomb file is
+        # refused without openpyxl ever opening it.
+        if not path.is_file():
+            raise DataError(Problem("this XLSX file is not a regular file; cardpress refuses to read it",
+                                    Location(path)))
+        data = read_bounded(path, MAX_XLSX_UNPACKED_BYTES, "XLSX file")
+    except OSError as exc:
+        raise DataError(Problem(f"cannot read: {exc.strerror or exc}", Location(path))) from None
+    except UnsafePath as exc:
+        raise DataError(Problem(str(exc), Location(path))) from None
+    _check_zip(path, data)
+    try:
+        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many types for a damaged file
         raise DataError(Problem(f"cannot read spreadsheet: {exc}", Location(path))) from None
     try:
-        sheet = book.worksheets[0]
-        rows = sheet.iter_rows(values_only=True)
-        header = next(rows, None)
-        if header is None:
-            return
-        yield from _rows_to_cards(path, list(header), ((i + 2, list(r)) for i, r in enumerate(rows)))
+        # Cells are parsed lazily while iterating, so a damaged sheet fails here, not above.
+        rows = [list(r) for r in book.worksheets[0].iter_rows(values_only=True)] if book.worksheets else []
+    except Exception as exc:
+        raise DataError(Problem(f"cannot read spreadsheet: {exc}", Location(path))) from None
     finally:
         book.close()
+    if not rows:
+        return
+    yield from _rows_to_cards(path, rows[0], ((i + 2, r) for i, r in enumerate(rows[1:])))
 
 
 READERS = {".yaml": _read_yaml, ".yml": _read_yaml, ".csv": _read_csv, ".xlsx": _read_xlsx}
@@ -132,16 +191,36 @@ READERS = {".yaml": _read_yaml, ".yml": _read_yaml, ".csv": _read_csv, ".xlsx": 
 # ---------------------------------------------------------------------------- validation
 
 
+def _shown(value: Any) -> str:
+    """``repr`` of a bad value, cut short: the message must stay readable."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:60] + "…"
+
+
+def _blank(value: Any) -> bool:
+    """YAML ``name:`` (null) or a value of only spaces: the field was not filled in."""
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
 def _coerce(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
     """Return (typed value, error message or None)."""
     kind = spec.kind
+    if isinstance(value, str) and len(value) > MAX_FIELD_CHARS:
+        return None, f"{len(value):,} characters; cardpress refuses more than {MAX_FIELD_CHARS:,} in one field"
     if kind == "int":
         if isinstance(value, bool):
             return None, f"expected a whole number, got {value!r}"
-        if isinstance(value, str) and re.fullmatch(r"[+-]?\d+", value.strip()):
+        if isinstance(value, str) and _INT_TEXT.fullmatch(value.strip()):
+            digits = len(value.strip().lstrip("+-"))
+            if digits > MAX_INT_DIGITS:  # int() of 5000 digits is slow, past 4300 an error
+                return None, f"a number with {digits} digits; at most {MAX_INT_DIGITS} are allowed"
+            value = int(value)
+        if isinstance(value, float) and math.isfinite(value) and value.is_integer():
             value = int(value)
         if not isinstance(value, int):
-            return None, f"expected a whole number, got {value!r}"
+            return None, f"expected a whole number, got {_shown(value)}"
+        if abs(value) >= _TOO_BIG:
+            return None, f"a number with more than {MAX_INT_DIGITS} digits"
         if spec.min is not None and value < spec.min:
             return None, f"{value} is below the minimum {spec.min}"
         if spec.max is not None and value > spec.max:
@@ -155,13 +234,13 @@ def _coerce(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
             return True, None
         if text in ("false", "no", "0", "否"):
             return False, None
-        return None, f"expected true or false, got {value!r}"
+        return None, f"expected true or false, got {_shown(value)}"
     if isinstance(value, (dict, list)):
         return None, f"expected text, got a {'mapping' if isinstance(value, dict) else 'list'}"
     text = str(value) if not isinstance(value, str) else value
     if kind == "enum":
         if text not in spec.values:
-            return None, f"{text!r} is not one of: {', '.join(spec.values)}"
+            return None, f"{_shown(text)} is not one of: {', '.join(spec.values)}"
         return text, None
     if kind == "str":
         text = text.strip()
@@ -172,15 +251,31 @@ def _coerce(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
     return text, None
 
 
-def _find_art(game_dir: Path, card_id: str, named: str | None) -> Path | None:
+def _art_problem(game_dir: Path, path: Path) -> str | None:
+    """Why ``path`` may not be used as art, or None: it must stay inside the game folder
+    (symlinks followed) and be a regular file; a FIFO or ``/dev/zero`` would never be read out."""
+    try:
+        resolved = confine(path, [game_dir], "art file")
+    except UnsafePath as exc:
+        return str(exc)
+    if not resolved.exists():
+        return f"art file not found: {path}"
+    if not resolved.is_file():
+        return f"art file {str(path)!r} is not a regular file (a folder, device or FIFO); cardpress refuses it"
+    return None
+
+
+def _find_art(game_dir: Path, card_id: str, named: str | None) -> tuple[Path | None, str | None]:
+    """(art file, problem): the ``art:`` file, else ``art/<card id>.<png|jpg|…>`` if one exists."""
     art_dir = game_dir / "art"
     if named:
-        return art_dir / named
+        path = art_dir / named
+        return path, _art_problem(game_dir, path)
     for suffix in ART_SUFFIXES:
         candidate = art_dir / f"{card_id}{suffix}"
-        if candidate.is_file():
-            return candidate
-    return None
+        if os.path.lexists(candidate):
+            return candidate, _art_problem(game_dir, candidate)
+    return None, None
 
 
 def validate_card(game: GameDefinition, raw: _RawCard, problems: list[Problem]) -> Card | None:
@@ -192,55 +287,62 @@ def validate_card(game: GameDefinition, raw: _RawCard, problems: list[Problem]) 
         return Location(raw.where.file, line or raw.where.line, raw.where.row)
 
     card_id = data.get("id")
-    label = str(card_id) if card_id is not None else None
+    label = None if _blank(card_id) else str(card_id) if len(str(card_id)) <= MAX_ID_CHARS else _shown(card_id)
     before = len(problems)
-    if card_id is None:
-        problems.append(Problem("missing required field", where(None), None, "id"))
-    elif not isinstance(card_id, str) or not ID_PATTERN.match(card_id):
+    if _blank(card_id):
+        problems.append(Problem("missing required field", where("id"), None, "id"))
+    elif not isinstance(card_id, str) or not ID_PATTERN.match(card_id) or len(card_id) > MAX_ID_CHARS:
         problems.append(
-            Problem("an id is lower-case letters, digits, '-' or '_' (e.g. 'level-0')", where("id"), label, "id")
+            Problem(f"an id is up to {MAX_ID_CHARS} lower-case letters, digits, '-' or '_' (e.g. 'level-0')",
+                    where("id"), label, "id")
         )
     type_id = data.get("type")
-    if type_id is None:
-        problems.append(Problem("missing required field", where(None), label, "type"))
+    if _blank(type_id):
+        problems.append(Problem("missing required field", where("type"), label, "type"))
         return None
-    if type_id not in game.card_types:
+    if not isinstance(type_id, str) or type_id not in game.card_types:
         problems.append(
             Problem(
-                f"unknown card type {type_id!r}; this game has: {', '.join(game.card_types)}",
+                f"unknown card type {_shown(type_id)}; this game has: {', '.join(game.card_types)}",
                 where("type"), label, "type",
             )
         )
         return None
     specs = game.fields_of(type_id)
     values: dict[str, Any] = {}
+    given: set[str] = set()
     for key, value in data.items():
-        spec = specs.get(str(key))
+        name = str(key)
+        spec = specs.get(name)
         if spec is None:
             problems.append(
                 Problem(
                     f"unknown field for a {game.card_types[type_id].name} ({type_id}) card; "
                     f"known: {', '.join(specs)}",
-                    where(key), label, str(key),
+                    where(key), label, name[:MAX_ID_CHARS],
                 )
             )
             continue
-        if key in ("id", "type"):
-            values[key] = value
+        if name in ("id", "type"):
+            values[name] = value
+            given.add(name)
             continue
+        if _blank(value):
+            continue  # `text:` left empty is "not given" (a required one is reported below)
+        given.add(name)
         typed, error = _coerce(spec, value)
         if error:
-            problems.append(Problem(error, where(key), label, str(key)))
+            problems.append(Problem(error, where(key), label, name))
         else:
-            values[key] = typed
+            values[name] = typed
     for key, spec in specs.items():
-        if spec.required and key not in data:
-            problems.append(Problem("missing required field", where(None), label, key))
-        elif key not in values and spec.default is not None:
+        if spec.required and key not in given:
+            problems.append(Problem("missing required field", where(key if key in data else None), label, key))
+        elif key not in values and key not in given and spec.default is not None:
             values[key] = spec.default
-    art = _find_art(game.card_data_dir, str(card_id), values.get("art"))
-    if values.get("art") and art is not None and not art.is_file():
-        problems.append(Problem(f"art file not found: {art}", where("art"), label, "art"))
+    art, art_problem = _find_art(game.card_data_dir, str(card_id), values.get("art"))
+    if art_problem:
+        problems.append(Problem(art_problem, where("art" if "art" in data else None), label, "art"))
     if len(problems) > before:
         return None
     return Card(
@@ -267,6 +369,12 @@ def read_cards(game: GameDefinition, files: list[Path] | None = None) -> tuple[l
         if reader is None:
             problems.append(Problem("not a card file (use .yaml, .csv or .xlsx)", Location(path)))
             continue
+        if files is None:  # found in the (untrusted) folder: a symlink may not lead out of it
+            try:
+                confine(path, [game.card_data_dir], "card file")
+            except UnsafePath as exc:
+                problems.append(Problem(str(exc), Location(path)))
+                continue
         try:
             raws = list(reader(path))
         except DataError as exc:

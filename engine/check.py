@@ -8,7 +8,8 @@ from pathlib import Path
 from .cards import Card, read_cards
 from .decks import Deck, check_deck, deck_files, read_deck
 from .definitions import GameDefinition, load_game
-from .errors import DataError, Problem
+from .errors import DataError, Location, Problem
+from .paths import UnsafePath, confine
 
 
 @dataclass
@@ -56,7 +57,12 @@ def check_game(game: str | Path | GameDefinition, decks: list[Path] | None = Non
     report.problems.extend(_cross_card_problems(definition, report.cards))
     for path in deck_files(definition) if decks is None else decks:
         try:
+            if decks is None:  # found in the (untrusted) folder: a symlink may not lead out of it
+                confine(path, [definition.card_data_dir], "deck file")
             deck = read_deck(path)
+        except UnsafePath as exc:
+            report.problems.append(Problem(str(exc), Location(path)))
+            continue
         except DataError as exc:
             report.problems.extend(exc.problems)
             continue

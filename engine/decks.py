@@ -22,7 +22,12 @@ from typing import Mapping
 from .cards import Card
 from .definitions import GameDefinition
 from .errors import DataError, Location, Problem
+from .limits import MAX_COPIES, MAX_DECK_CARDS
 from .yamlio import line_of, load_yaml
+
+
+#: Card ids (and bad counts) are cut to this many characters in messages.
+MAX_SHOWN_ID = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,17 +55,32 @@ def read_deck(path: Path) -> Deck:
         raise DataError(Problem("a deck file is a mapping with 'cards:' (card id: copies)", Location(path, 1)))
     unknown = [k for k in raw if k not in ("name", "description", "cards")]
     problems = [
-        Problem("unknown key in a deck file (name, description, cards)", Location(path, line_of(raw, k)), field=str(k))
+        Problem("unknown key in a deck file (name, description, cards)", Location(path, line_of(raw, k)),
+                field=str(k)[:MAX_SHOWN_ID])
         for k in unknown
     ]
+    for key in ("name", "description"):
+        if isinstance(raw.get(key), (dict, list)):
+            problems.append(Problem("expected text", Location(path, line_of(raw, key)), field=key))
     entries = []
     cards = raw["cards"]
     for card_id, count in cards.items():
         line = line_of(cards, card_id)
+        label = str(card_id)[:MAX_SHOWN_ID]
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            problems.append(Problem(f"copies must be a whole number ≥ 1, got {count!r}", Location(path, line), str(card_id), "cards"))
+            shown = repr(count) if len(repr(count)) <= MAX_SHOWN_ID else repr(count)[:MAX_SHOWN_ID] + "…"
+            problems.append(Problem(f"copies must be a whole number ≥ 1, got {shown}", Location(path, line), label, "cards"))
+            continue
+        if count > MAX_COPIES:
+            # Before the game's own limit: a deck of 10⁹ copies must not be expanded to check it.
+            problems.append(Problem(f"{count:,} copies; cardpress refuses more than {MAX_COPIES:,} of one card",
+                                    Location(path, line), label, "cards"))
             continue
         entries.append((str(card_id), count))
+    total = sum(n for _, n in entries)
+    if total > MAX_DECK_CARDS:
+        problems.append(Problem(f"the deck has {total:,} cards; cardpress refuses more than {MAX_DECK_CARDS:,}",
+                                Location(path, line_of(raw, "cards")), field="cards"))
     if problems:
         raise DataError(problems)
     return Deck(

@@ -13,15 +13,42 @@ Example::
 
 from __future__ import annotations
 
+import math
+import re
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .errors import DataError, Location, Problem
+from .limits import MAX_CARD_MM, MIN_CARD_MM
 from .paths import resolve_game_dir
 from .yamlio import line_of, load_yaml
+
+
+#: A name that becomes part of an output path (``dist/<game id>``, ``back-<name>.png``): letters
+#: (CJK too), digits, ``-`` and ``_``; never ``.``/``..``, a separator or a leading ``-``.
+SLUG = re.compile(r"^[^\W][\w-]{0,63}$")
+
+
+def _slug(value: str) -> str:
+    if not SLUG.fullmatch(value):
+        raise ValueError(f"{value[:80]!r} is not allowed: use 1–64 letters, digits, '-' or '_' "
+                         "(it names output files), not starting with '-' or '.'")
+    return value
+
+
+Slug = Annotated[str, AfterValidator(_slug)]
+
+
+def _card_mm(value: float) -> float:
+    if not math.isfinite(value) or not MIN_CARD_MM <= value <= MAX_CARD_MM:
+        raise ValueError(f"a card side is {MIN_CARD_MM:g}–{MAX_CARD_MM:g} mm, got {value!r}")
+    return value
+
+
+CardMM = Annotated[float, AfterValidator(_card_mm)]
 
 
 class _Model(BaseModel):
@@ -75,7 +102,7 @@ class CardType(_Model):
     """A kind of card (entity, outpost, skill…): its name, the back it prints with, its fields."""
 
     name: str
-    back: str = "default"
+    back: Slug = "default"
     template: str | None = None  # defaults to the type id
     fields: dict[str, FieldSpec] = {}
     description: str = ""
@@ -230,8 +257,8 @@ GameRules = Annotated[Union[BackroomsRules, DuelRules, RidmRules, GenericRules],
 
 
 class CardSize(_Model):
-    width_mm: float = 63.0
-    height_mm: float = 88.0
+    width_mm: CardMM = 63.0
+    height_mm: CardMM = 88.0
 
 
 class Keyword(_Model):
@@ -245,7 +272,7 @@ class Keyword(_Model):
 class GameDefinition(_Model):
     """Everything a game *is*. Loaded from ``game.yaml``; see ``load_game``."""
 
-    id: str
+    id: Slug
     name: str
     name_en: str = ""
     version: str = "1"

@@ -43,3 +43,7 @@ MAX_TEMPLATE_ITERATIONS = 1_000_000
 
 #: A tracker export file read by ``track import``.
 MAX_IMPORT_BYTES = 64 * 1024 * 1024
+
+#: Nesting depth of lists and mappings in one YAML document (the deepest shipped file nests 5;
+#: building deeper trees recurses, and Python's stack would give out first).
+MAX_YAML_DEPTH = 100

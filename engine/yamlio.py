@@ -2,16 +2,24 @@
 
 PyYAML's composed node tree has marks; we build plain ``dict``/``list`` subclasses from it
 that carry a ``lines`` table, so validation can point at the exact line of a bad value.
+
+A game folder may come from a stranger, so loading is bounded: the file's size, the nodes a
+document may expand to (aliases can expand exponentially, "billion laughs"), its nesting depth
+and the digits of an integer. Every problem is a located ``DataError``, never a traceback.
 """
 
 from __future__ import annotations
 
+import re
+import stat
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from .errors import DataError, Location, Problem
+from .limits import MAX_INT_DIGITS, MAX_TEXT_FILE_BYTES, MAX_YAML_DEPTH, MAX_YAML_NODES
+from .paths import read_bounded
 
 
 class LinedDict(dict):
@@ -41,34 +49,101 @@ _Loader.yaml_implicit_resolvers = {
 }
 _Loader.add_implicit_resolver(
     "tag:yaml.org,2002:bool",
-    __import__("re").compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+    re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
     list("tTfF"),
 )
 
+_INT_TAG = "tag:yaml.org,2002:int"
+#: Room for a sign-free ``0x``/``0o`` prefix on top of the digits themselves.
+_INT_PREFIX_CHARS = 2
+_TOO_BIG = 10 ** MAX_INT_DIGITS
+#: Exceptions PyYAML's scalar constructors raise for text that matches a tag's pattern but is
+#: not a valid value (``2020-13-45`` as a date, ``!!int abc``): they carry no mark of their own.
+_CONSTRUCT_ERRORS = (ValueError, TypeError, AttributeError, OverflowError, KeyError, IndexError)
 
-def _build(node: yaml.Node, loader: _Loader) -> Any:
-    if isinstance(node, yaml.MappingNode):
+
+class _Builder:
+    """Turns a composed node tree into lined containers, counting every node it builds.
+
+    An alias is a reference to an earlier node; building it copies that node again, which is
+    how a few lines of anchors expand to 10⁹ items. The count bounds the expansion.
+    """
+
+    def __init__(self, loader: _Loader, file: Path | None):
+        self.loader = loader
+        self.file = file
+        self.nodes = 0
+
+    def fail(self, node: yaml.Node, message: str) -> DataError:
+        return DataError(Problem(message, Location(self.file, node.start_mark.line + 1)))
+
+    def build(self, node: yaml.Node, depth: int = 0) -> Any:
+        self.nodes += 1
+        if self.nodes > MAX_YAML_NODES:
+            raise self.fail(node, f"the document expands to more than {MAX_YAML_NODES:,} values "
+                                  "(aliases that repeat each other?); cardpress refuses it")
+        if depth > MAX_YAML_DEPTH:
+            raise self.fail(node, f"lists and mappings are nested more than {MAX_YAML_DEPTH} deep")
+        if isinstance(node, yaml.MappingNode):
+            return self._mapping(node, depth)
+        if isinstance(node, yaml.SequenceNode):
+            out_list = LinedList()
+            out_list.lines = []
+            out_list.line = node.start_mark.line + 1
+            for item in node.value:
+                out_list.append(self.build(item, depth + 1))
+                out_list.lines.append(item.start_mark.line + 1)
+            return out_list
+        return self.scalar(node)
+
+    def _mapping(self, node: yaml.MappingNode, depth: int) -> LinedDict:
         out = LinedDict()
         out.lines = {}
         out.line = node.start_mark.line + 1
         for key_node, value_node in node.value:
-            key = loader.construct_object(key_node, deep=True)
+            if not isinstance(key_node, yaml.ScalarNode):
+                kind = "mapping" if isinstance(key_node, yaml.MappingNode) else "list"
+                raise self.fail(key_node, f"a key must be a plain value such as a name or a number, not a {kind}")
+            self.nodes += 1
+            key = self.scalar(key_node)
             if key in out:
-                raise DataError(
-                    Problem(f"duplicate key {key!r}", Location(Path(loader.name), key_node.start_mark.line + 1))
-                )
-            out[key] = _build(value_node, loader)
+                raise self.fail(key_node, f"duplicate key {key!r}")
+            out[key] = self.build(value_node, depth + 1)
             out.lines[key] = key_node.start_mark.line + 1
         return out
-    if isinstance(node, yaml.SequenceNode):
-        out_list = LinedList()
-        out_list.lines = []
-        out_list.line = node.start_mark.line + 1
-        for item in node.value:
-            out_list.append(_build(item, loader))
-            out_list.lines.append(item.start_mark.line + 1)
-        return out_list
-    return loader.construct_object(node, deep=True)
+
+    def scalar(self, node: yaml.ScalarNode) -> Any:
+        if node.tag == _INT_TAG:
+            digits = node.value.strip().lstrip("+-").replace("_", "")
+            if len(digits) > MAX_INT_DIGITS + _INT_PREFIX_CHARS:
+                raise self.fail(node, f"a number with {len(digits)} digits; at most {MAX_INT_DIGITS} are allowed")
+        try:
+            value = self.loader.construct_object(node, deep=True)
+        except yaml.MarkedYAMLError:
+            raise
+        except _CONSTRUCT_ERRORS:
+            shown = node.value if len(node.value) <= 40 else node.value[:40] + "…"
+            raise self.fail(node, f"{shown!r} is not a valid {node.tag.rsplit(':', 1)[-1]} "
+                                  "(put it in quotes to keep it as text)") from None
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _TOO_BIG:
+            raise self.fail(node, f"the number {node.value[:40]!r} has more than {MAX_INT_DIGITS} digits")
+        return value
+
+
+def _message(exc: yaml.MarkedYAMLError) -> tuple[str, yaml.Mark | None]:
+    """A designer-facing message and the mark to report for a PyYAML error."""
+    problem = exc.problem or str(exc)
+    if (exc.context or "").startswith("while scanning a quoted scalar") and exc.context_mark:
+        # PyYAML marks where it gave up (often the end of the file); the mistake is the quote.
+        return "a quoted value starts here but its closing quote is missing", exc.context_mark
+    tag = re.search(r"constructor for the tag '([^']*)'", problem)
+    if tag:
+        shown = tag.group(1).replace("tag:yaml.org,2002:", "!!")
+        return (f"the tag {shown!r} is not allowed: cardpress reads plain data only "
+                "(text, numbers, true/false, lists and mappings)"), exc.problem_mark or exc.context_mark
+    if "found unhashable key" in problem:
+        return "a key must be a plain value such as a name or a number", exc.problem_mark or exc.context_mark
+    return f"malformed YAML: {problem}", exc.problem_mark or exc.context_mark
 
 
 def parse_yaml(text: str, file: Path | None = None) -> Any:
@@ -83,31 +158,64 @@ def parse_yaml(text: str, file: Path | None = None) -> Any:
     loader.name = str(file) if file else "<input>"
     try:
         node = loader.get_single_node()
-        return None if node is None else _build(node, loader)
+        return None if node is None else _Builder(loader, file).build(node)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
+        message, mark = _message(exc)
         line = mark.line + 1 if mark else None
-        raise DataError(Problem(f"malformed YAML: {exc.problem or exc}", Location(file, line))) from None
+        raise DataError(Problem(message, Location(file, line))) from None
+    except yaml.YAMLError as exc:  # ReaderError: a control character the YAML spec forbids
+        line = text.count("\n", 0, getattr(exc, "position", 0) or 0) + 1
+        reason = getattr(exc, "reason", None) or str(exc)
+        raise DataError(Problem(f"malformed YAML: {reason}", Location(file, line))) from None
+    except RecursionError:
+        raise DataError(Problem(f"lists and mappings are nested too deeply", Location(file))) from None
     finally:
         loader.dispose()
 
 
-def load_yaml(path: Path) -> Any:
-    """Read and parse a UTF-8 YAML file (see ``parse_yaml``)."""
+def read_text(path: Path, what: str = "file") -> str:
+    """A UTF-8 data file of a game folder: refused if it is not a regular file (a FIFO or
+    ``/dev/zero`` would never end), over ``MAX_TEXT_FILE_BYTES``, or not UTF-8. A BOM is fine.
+    Raises ``DataError`` naming the file."""
+    where = Location(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise DataError(Problem(f"not UTF-8 text ({exc.reason})", Location(path))) from None
+        mode = path.stat().st_mode
+        if stat.S_ISDIR(mode):
+            raise DataError(Problem(f"this {what} is a folder, not a file", where))
+        if not stat.S_ISREG(mode):
+            raise DataError(Problem(f"this {what} is not a regular file (a device, FIFO or socket); "
+                                    "cardpress refuses to read it", where))
+        if path.stat().st_size > MAX_TEXT_FILE_BYTES:
+            raise DataError(Problem(f"this {what} is larger than {MAX_TEXT_FILE_BYTES // (1024 * 1024)} MB; "
+                                    "cardpress refuses files this large", where))
+        data = read_bounded(path, MAX_TEXT_FILE_BYTES, what)
     except OSError as exc:
-        raise DataError(Problem(f"cannot read: {exc.strerror}", Location(path))) from None
-    return parse_yaml(text, path)
+        raise DataError(Problem(f"cannot read: {exc.strerror or exc}", where)) from None
+    except DataError:
+        raise
+    except Exception as exc:  # UnsafePath from read_bounded: the file grew while we looked
+        raise DataError(Problem(str(exc), where)) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise DataError(Problem(f"not UTF-8 text (byte {exc.start + 1}: {exc.reason}); save the file as UTF-8",
+                                Location(path, line))) from None
+
+
+def load_yaml(path: Path) -> Any:
+    """Read and parse a UTF-8 YAML file (see ``parse_yaml`` and ``read_text``)."""
+    return parse_yaml(read_text(path, "YAML file"), path)
 
 
 def line_of(container: Any, key: Any) -> int | None:
     """Line of ``key`` in a lined container, falling back to the container's own line."""
     lines = getattr(container, "lines", None)
-    if isinstance(lines, dict) and key in lines:
-        return lines[key]
+    try:
+        if isinstance(lines, dict) and key in lines:
+            return lines[key]
+    except TypeError:  # an unhashable lookup key: no line for it
+        return getattr(container, "line", None)
     if isinstance(lines, list) and isinstance(key, int) and 0 <= key < len(lines):
         return lines[key]
     return getattr(container, "line", None)
