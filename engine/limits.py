@@ -47,3 +47,6 @@ MAX_IMPORT_BYTES = 64 * 1024 * 1024
 #: Nesting depth of lists and mappings in one YAML document (the deepest shipped file nests 5;
 #: building deeper trees recurses, and Python's stack would give out first).
 MAX_YAML_DEPTH = 100
+
+#: Bytes of one art file (an uncompressed 64 MP RGBA PNG is ~256 MB; real art is a few MB).
+MAX_ART_FILE_BYTES = 256 * 1024 * 1024

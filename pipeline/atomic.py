@@ -1,28 +1,125 @@
 """Atomic output: write to a temp file beside the target, then rename over it.
 
 A crash, an error or Ctrl-C mid-build never leaves a half-written PDF, and never destroys the
-previous good file.
+previous good file. A build killed outright (``kill -9``, power loss) cannot clean up after
+itself, so temp files carry the writer's process id (``.<name>.<pid>.<random>.tmp``): the next
+write into the same folder removes those whose process is gone.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import re
+import stat
 import tempfile
+import time
 from pathlib import Path
 from typing import Iterator
+
+from engine.errors import CardpressError
+from engine.paths import confine
+
+_TEMP = re.compile(r"^\.(?P<target>.+)\.(?P<pid>\d+)\.[A-Za-z0-9_]+\.tmp$")
+#: A temp file of a process that is alive but this old is also a leftover (the id was reused).
+STALE_SECONDS = 24 * 60 * 60
+#: What a failed write means to a user; the file is named by the caller.
+_REASONS = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is exceeded",
+    errno.EFBIG: "the file is too large for the file system",
+    errno.EROFS: "the file system is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.ENOTDIR: "a part of the path is a file, not a folder",
+    errno.EEXIST: "a file of that name is in the way of the folder",
+    errno.ENAMETOOLONG: "the file name is too long",
+}
+#: Errors of the *write* itself: reading a source mid-write fails with other errnos, which keep
+#: their own message.
+_WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS}
+
+
+class WriteError(CardpressError):
+    """An output file cannot be written; the previous file (if any) is untouched."""
+
+    def __init__(self, path: Path, exc: OSError):
+        self.path, self.errno = Path(path), exc.errno
+        reason = _REASONS.get(exc.errno, exc.strerror or str(exc))
+        super().__init__(f"cannot write {path}: {reason}; nothing half-written was kept")
+
+
+def reason_of(exc: OSError) -> str:
+    """A user's words for an ``OSError``."""
+    return _REASONS.get(exc.errno, exc.strerror or str(exc))
+
+
+def output_path(folder: Path, name: str) -> Path:
+    """``folder / name``, checked to stay inside ``folder``: names come from game data (a game
+    id, a card id, a back), and a second line of defence costs nothing."""
+    path = Path(folder) / name
+    confine(path, [Path(folder)], "output file")
+    return path
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
+
+
+def remove_leftovers(folder: Path) -> list[Path]:
+    """Delete temp files in ``folder`` left by writers that were killed; return them."""
+    removed = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    now = time.time()
+    for entry in entries:
+        match = _TEMP.match(entry.name)
+        if not match:
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if not stat.S_ISREG(info.st_mode):
+                continue
+            pid = int(match["pid"])
+            if pid != os.getpid() and _alive(pid) and now - info.st_mtime < STALE_SECONDS:
+                continue  # another build is writing it right now
+            if pid == os.getpid() and now - info.st_mtime < STALE_SECONDS:
+                continue  # one of our own, still open
+            os.unlink(entry.path)
+            removed.append(Path(entry.path))
+        except OSError:
+            continue  # gone already, or not ours to delete
+    return removed
 
 
 @contextlib.contextmanager
 def atomic_write(path: Path) -> Iterator[Path]:
     """Yield a temp path to write; on success rename it to ``path``, on error delete it.
 
+    Raises ``WriteError`` (naming ``path``) when the folder cannot be made or written, or the
+    disk fills up.
+
     >>> with atomic_write(Path("out/cards.pdf")) as tmp:   # doctest: +SKIP
     ...     make_pdf(tmp)
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        if path.parent.exists() and not path.parent.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path.parent))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        remove_leftovers(path.parent)
+        fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")
+    except OSError as exc:
+        raise WriteError(path, exc) from None
     os.close(fd)
     tmp = Path(tmp_name)
     try:
@@ -32,6 +129,10 @@ def atomic_write(path: Path) -> Iterator[Path]:
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
+    except OSError as exc:
+        if exc.errno in _WRITE_ERRNOS or isinstance(exc, IsADirectoryError):
+            raise WriteError(path, exc) from None
+        raise
     finally:
         if tmp.exists():
             tmp.unlink()

@@ -11,6 +11,7 @@ copies cost a few bytes and each image is embedded once.
 from __future__ import annotations
 
 import io
+import math
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,8 +24,10 @@ from engine.cards import Card
 from engine.check import GameReport, check_game
 from engine.definitions import GameDefinition, load_game
 from engine.errors import CardpressError, DataError, Location, Problem
+from engine.paths import UnsafePath, check_regular
 
-from .atomic import atomic_write
+from .art import ArtError
+from .atomic import atomic_write, output_path
 from .draw import CardPainter, CardTextError
 from .fonts import register_fonts
 from .impose import PAPERS_MM, Cell, Flip, SheetLayout, choose_layout
@@ -60,6 +63,32 @@ class BuildResult:
     cards: int
     distinct: int
     files: list[SheetFile] = field(default_factory=list)
+
+
+class BuildOptionError(CardpressError):
+    """A build option is not a usable number (NaN, infinite or negative)."""
+
+
+def check_options(options: BuildOptions) -> None:
+    """Refuse options that would silently give a wrong PDF: ``nan`` offsets print blank backs."""
+    named = {"bleed": options.bleed_mm, "margin": options.margin_mm}
+    if options.gutter_mm is not None:
+        named["gutter"] = options.gutter_mm
+    for name, value in named.items():
+        if not math.isfinite(value) or value < 0:
+            raise BuildOptionError(f"--{name} must be a finite number of millimetres ≥ 0, got {value!r}")
+    if not all(math.isfinite(v) for v in options.back_offset_mm):
+        raise BuildOptionError(f"--back-offset must be two finite numbers of millimetres, got "
+                               f"{options.back_offset_mm!r}")
+
+
+class CardDrawError(CardpressError):
+    """A card could not be drawn for a reason other than its text (art, a drawing error)."""
+
+    def __init__(self, label: str, field: str | None, error: CardpressError):
+        self.card, self.field, self.error = label, field, error
+        where = f"card {label!r}" + (f", field {field!r}" if field else "")
+        super().__init__(f"{where}: {error}")
 
 
 class CardErrors(CardpressError):
@@ -146,6 +175,12 @@ def paint_forms(canvases: list[Canvas], prep: "Prepared", progress: Progress | N
                     prep.painter.paint(c, elements, card, label=label)
                 except CardTextError as exc:
                     errors.append(exc)
+                    failed = True
+                except ArtError as exc:
+                    errors.append(CardDrawError(label, "art", exc))
+                    failed = True
+                except CardpressError as exc:
+                    errors.append(CardDrawError(label, None, exc))
                     failed = True
             c.endForm()
 
@@ -246,9 +281,17 @@ def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_m
             progress: Progress | None = None, report: GameReport | None = None) -> Prepared:
     """Load → check → get templates, backs and art ready. Raises ``DataError`` for bad data;
     writes nothing. Pass ``report`` when the game was just checked, to skip checking again."""
+    if not math.isfinite(bleed_mm) or bleed_mm < 0:
+        raise BuildOptionError(f"--bleed must be a finite number of millimetres ≥ 0, got {bleed_mm!r}")
     definition = game if isinstance(game, GameDefinition) else load_game(game)
-    if deck is not None and not deck.is_file():
-        raise DataError(Problem("deck file not found", Location(deck)))
+    if deck is not None:
+        # The user's own choice, so it may live anywhere; but a FIFO would hang the read.
+        try:
+            check_regular(deck, "deck file")
+        except UnsafePath:
+            raise DataError(Problem("the deck is not a regular file (a device or FIFO)", Location(deck))) from None
+        if not deck.is_file():
+            raise DataError(Problem("deck file not found", Location(deck)))
     if report is None:
         report = check_game(definition, decks=[deck] if deck else None)
     report.raise_if_problems()
@@ -271,8 +314,21 @@ def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_m
     if errors:
         raise errors[0] if len(errors) == 1 else DataError([Problem(str(e)) for e in errors])
     prep = Prepared(definition, report.cards, sequence, layouts, backs, painter, bleed_mm)
-    painter.prepare_art(_art_jobs(prep), progress)
+    try:
+        painter.prepare_art(_art_jobs(prep), progress)
+    except ArtError as exc:
+        raise _art_problems(prep, exc) from None
     return prep
+
+
+def _art_problems(prep: Prepared, exc: ArtError) -> DataError:
+    """An art file that cannot be used, named with every card that shows it."""
+    users = [card for card in prep.distinct if card.art_path is not None and card.art_path == exc.path]
+    if not users:
+        return DataError(Problem(exc.reason, Location(exc.path), field="art"))
+    return DataError([Problem(f"{exc.path.name}: {exc.reason}",
+                              Location(card.where.file, card.where.line, card.where.row), card.id, "art")
+                      for card in users])
 
 
 def render_check(report: GameReport) -> list[CardpressError]:
@@ -296,6 +352,7 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
     then nothing is written.
     """
     definition = game if isinstance(game, GameDefinition) else load_game(game)
+    check_options(options)
     size = definition.card_size
     # Check the paper first: a layout that cannot fit is known before any work is done.
     layouts_by_paper = {
@@ -304,10 +361,10 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
         for paper in options.papers
     }
     prep = prepare(definition, options.deck, options.bleed_mm, progress)
-    out_dir = options.out_dir or Path("dist") / definition.id
+    out_dir = options.out_dir or output_path(Path("dist"), definition.id)
     result = BuildResult(definition, len(prep.sequence), len(prep.distinct))
     with ExitStack() as stack:
-        targets = {paper: out_dir / f"cards-{paper}.pdf" for paper in layouts_by_paper}
+        targets = {paper: output_path(out_dir, f"cards-{paper}.pdf") for paper in layouts_by_paper}
         temps = {paper: stack.enter_context(atomic_write(path)) for paper, path in targets.items()}
         canvases = {paper: _canvas(temps[paper], definition, layout, prep.painter.fonts.regular)
                     for paper, layout in layouts_by_paper.items()}

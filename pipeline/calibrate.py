@@ -9,6 +9,7 @@ as ``cardpress build --back-offset X,Y`` (x right, y up, as seen on the back pag
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from reportlab.lib.units import mm
@@ -71,6 +72,9 @@ def write_calibration(path: Path, paper: str = "a4", margin: float = 5.0, flip: 
     """Write the two-page calibration PDF to ``path`` (atomically)."""
     if paper not in PAPERS_MM:
         raise LayoutError(f"unknown paper {paper!r}; use one of: {', '.join(PAPERS_MM)}")
+    if not math.isfinite(margin) or margin < 0 or not all(math.isfinite(v) for v in back_offset):
+        raise LayoutError(f"margin and back offset must be finite millimetres (margin ≥ 0), got "
+                          f"{margin!r} and {back_offset!r}")
     fonts = register_fonts()
     texts = [_TITLE_FRONT, _TITLE_BACK, *_instructions(flip)]
     missing = fonts.missing("".join(texts))

@@ -6,6 +6,7 @@ Each command parses options, calls one library function, shows progress, and tur
 
 from __future__ import annotations
 
+import math
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Iterator, Optional
@@ -43,11 +44,18 @@ def fail(exc: CardpressError) -> None:
 
 @contextmanager
 def reported() -> Iterator[None]:
-    """Turn library errors into one message and exit code 1."""
+    """Turn library errors (and the operating system's: a full disk, a read-only folder) into
+    one message and exit code 1. ``main()`` has the same net, but tests run without it."""
+    from .atomic import reason_of
+
     try:
         yield
     except CardpressError as exc:
         fail(exc)
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename else ""
+        typer.secho(f"error: {reason_of(exc)}{where}", err=True, fg=typer.colors.RED)
+        raise typer.Exit(1) from None
 
 
 @contextmanager
@@ -84,8 +92,18 @@ def _parse_offset(value: str) -> tuple[float, float]:
     try:
         x, y = (float(v) for v in value.split(","))
     except ValueError:
-        raise typer.BadParameter("use X,Y in millimetres, e.g. 0.5,-1") from None
+        raise typer.BadParameter("use X,Y in millimetres, e.g. 0.5,-1", param_hint="--back-offset") from None
+    if not (math.isfinite(x) and math.isfinite(y)):  # nan would print every back blank
+        raise typer.BadParameter(f"{value!r}: use two finite numbers of millimetres, e.g. 0.5,-1",
+                                 param_hint="--back-offset")
     return x, y
+
+
+def _millimetres(value: float | None) -> float | None:
+    """--margin, --bleed, --gutter: a finite, non-negative length (``nan`` passes float())."""
+    if value is not None and (not math.isfinite(value) or value < 0):
+        raise typer.BadParameter(f"{value!r}: use a finite number of millimetres ≥ 0")
+    return value
 
 
 @app.command(rich_help_panel="Production")
@@ -95,10 +113,12 @@ def build(
     out: Annotated[Optional[Path], typer.Option(help="Output folder. Default: dist/GAME.", show_default=False)] = None,
     deck: Annotated[Optional[Path], typer.Option(help="Print exactly this deck's cards with their counts "
                                                  "(default: one of each card).", show_default=False)] = None,
-    margin: Annotated[float, typer.Option(help="Printer's unprintable margin, mm (crop marks stay inside it).")] = 5.0,
-    bleed: Annotated[float, typer.Option(help="Bleed around each card, mm.")] = 3.0,
+    margin: Annotated[float, typer.Option(help="Printer's unprintable margin, mm (crop marks stay inside it).",
+                                          callback=_millimetres)] = 5.0,
+    bleed: Annotated[float, typer.Option(help="Bleed around each card, mm.", callback=_millimetres)] = 3.0,
     gutter: Annotated[Optional[float], typer.Option(help="Space between cards, mm. Default: the best of 2×bleed "
-                                                    "and 0 (shared cut lines).", show_default=False)] = None,
+                                                    "and 0 (shared cut lines).", show_default=False,
+                                                    callback=_millimetres)] = None,
     short_edge: Annotated[bool, typer.Option("--short-edge", help="Backs for short-edge duplex flipping "
                                              "(default: long edge).")] = False,
     back_offset: Annotated[str, typer.Option(help="Shift backs by X,Y mm (x right, y up, as printed) to correct "
@@ -136,7 +156,7 @@ def images(
                                                  show_default=False)] = None,
     dpi: Annotated[int, typer.Option(min=72, max=1200, help="Resolution of the card images.")] = 300,
     bleed: Annotated[float, typer.Option(help="Bleed included in each image, mm (1/8 inch = 3.175, "
-                                         "the print-shop norm).")] = 3.175,
+                                         "the print-shop norm).", callback=_millimetres)] = 3.175,
     tts: Annotated[bool, typer.Option("--tts/--no-tts", help="Also write Tabletop Simulator deck sheets "
                                       "(10 × 7, last slot = hidden-card back).")] = True,
 ) -> None:
@@ -149,12 +169,13 @@ def images(
 
     Example: cardpress images duel --deck card_data/duel/decks/swords.yaml --no-tts --dpi 600
     """
+    from .atomic import output_path
     from .build import prepare
     from .images import write_images
 
     with reported(), progress_bar() as progress:
         prep = prepare(game, deck, bleed, progress)
-        result = write_images(prep, out or Path("dist") / prep.game.id, dpi, bleed, tts, progress)
+        result = write_images(prep, out or output_path(Path("dist"), prep.game.id), dpi, bleed, tts, progress)
     w, h = result.size_px
     folder = result.cards[0].parent
     typer.echo(f"{prep.game.name}: {len(result.cards)} card images and {len(result.backs)} back(s), "
@@ -168,7 +189,7 @@ def calibrate(
     paper: Annotated[str, typer.Option(help="a4 or letter.")] = "a4",
     out: Annotated[Optional[Path], typer.Option(help="Output file. Default: dist/calibration-PAPER.pdf.",
                                                 show_default=False)] = None,
-    margin: Annotated[float, typer.Option(help="Printer's unprintable margin, mm.")] = 5.0,
+    margin: Annotated[float, typer.Option(help="Printer's unprintable margin, mm.", callback=_millimetres)] = 5.0,
     short_edge: Annotated[bool, typer.Option("--short-edge", help="Short-edge duplex flipping.")] = False,
     back_offset: Annotated[str, typer.Option(help="Check an offset: print with it applied (X,Y mm).")] = "0,0",
 ) -> None:

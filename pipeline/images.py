@@ -22,7 +22,7 @@ from PIL import Image
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from .atomic import atomic_write
+from .atomic import atomic_write, output_path
 from .build import Prepared, Progress, paint_forms
 
 #: Print shops' usual bleed: 1/8 inch.
@@ -76,7 +76,7 @@ def write_images(prep: Prepared, out_dir: Path, dpi: int = 300, bleed_mm: float 
     try:
         for n, name in enumerate(names):
             image = pdf[n].render(scale=dpi / 72).to_pil().convert("RGB")
-            path = _save(image, out_dir / "images" / f"{name}.png", compress_level=PNG_COMPRESS, dpi=(dpi, dpi))
+            path = _save(image, output_path(out_dir / "images", f"{name}.png"), compress_level=PNG_COMPRESS, dpi=(dpi, dpi))
             (result.backs if name.startswith("back-") else result.cards).append(path)
             result.size_px = image.size
             if tts:
@@ -114,8 +114,8 @@ def _tts(prep: Prepared, rendered: dict[str, Image.Image], folder: Path, dpi: in
             sheet.paste(thumb, ((slot % TTS_COLS) * cell_w, (slot // TTS_COLS) * cell_h))
         hidden = trimmed(f"back-{prep.back_of(batch[0])}")
         sheet.paste(hidden, ((TTS_COLS - 1) * cell_w, (TTS_ROWS - 1) * cell_h))
-        result.tts_sheets.append(_save(sheet, folder / f"sheet-{s + 1:02d}.jpg", quality=90))
+        result.tts_sheets.append(_save(sheet, output_path(folder, f"sheet-{s + 1:02d}.jpg"), quality=90))
         if progress:
             progress("TTS sheets", s + 1, len(sheets))
     for back in prep.backs:
-        result.tts_backs.append(_save(trimmed(f"back-{back}"), folder / f"back-{back}.jpg", quality=90))
+        result.tts_backs.append(_save(trimmed(f"back-{back}"), output_path(folder, f"back-{back}.jpg"), quality=90))

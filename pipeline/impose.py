@@ -12,10 +12,12 @@ Geometry is in millimetres with the origin at the page's bottom-left (PDF orient
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
 from engine.errors import CardpressError
+from engine.limits import MIN_CARD_MM
 
 PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 #: Crop marks start this far outside the bleed, so they never print on the card's bleed.
@@ -185,8 +187,12 @@ def choose_layout(paper: str, card_w: float, card_h: float, bleed: float = 3.0, 
     """
     if paper not in PAPERS_MM:
         raise LayoutError(f"unknown paper {paper!r}; use one of: {', '.join(PAPERS_MM)}")
-    if bleed < 0 or margin < 0 or (gutter is not None and gutter < 0):
-        raise LayoutError("bleed, margin and gutter must not be negative")
+    lengths = [bleed, margin] + ([gutter] if gutter is not None else [])
+    if not all(math.isfinite(v) and v >= 0 for v in lengths):
+        raise LayoutError("bleed, margin and gutter must be finite and not negative")
+    # A zero-sized card would fit infinitely often: counting cells would never end.
+    if not all(math.isfinite(v) and v >= MIN_CARD_MM for v in (card_w, card_h)):
+        raise LayoutError(f"a card side must be at least {MIN_CARD_MM:g} mm, got {card_w!r} × {card_h!r}")
     pw, ph = PAPERS_MM[paper]
     room_w, room_h = pw - 2 * margin, ph - 2 * margin
     gutters = [gutter] if gutter is not None else [2 * bleed, 0.0]

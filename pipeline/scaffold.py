@@ -6,6 +6,9 @@ from pathlib import Path
 
 from engine.errors import CardpressError
 
+#: game.yaml `id` is at most this long (it names the output folder).
+MAX_GAME_ID_CHARS = 64
+
 GAME_YAML = """\
 # {name}: game definition. Every number the checker, tracker and rulebook use lives here.
 id: {id}
@@ -109,7 +112,8 @@ def scaffold(path: Path, name: str | None = None) -> Path:
     path = Path(path)
     if path.exists() and any(path.iterdir()):
         raise ScaffoldError(f"{path} exists and is not empty; choose a new folder")
-    game_id = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in path.resolve().name.lower()).strip("-")
+    game_id = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in path.resolve().name.lower())
+    game_id = game_id[:MAX_GAME_ID_CHARS].strip("-")  # the id is a slug: it names dist/<id>
     name = name or path.resolve().name
     files = {
         "game.yaml": GAME_YAML.format(id=game_id or "my-game", name=name),

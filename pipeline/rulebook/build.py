@@ -17,7 +17,7 @@ from typing import Callable, Literal
 
 from engine.definitions import GameDefinition, load_game
 
-from pipeline.atomic import atomic_write
+from pipeline.atomic import atomic_write, output_path
 from pipeline.fonts import register_fonts
 
 from . import markdown as md
@@ -88,8 +88,8 @@ def build_rulebook(game: str | Path | GameDefinition, options: RulebookOptions =
     if progress:
         progress("reading", 0, 1)
     source, doc, cards = prepare(game)
-    out_dir = options.out_dir if options.out_dir is not None else Path("dist") / source.game.id
-    path = out_dir / output_name(options)
+    out_dir = options.out_dir if options.out_dir is not None else output_path(Path("dist"), source.game.id)
+    path = output_path(out_dir, output_name(options))
     fonts = cards.fonts
     if options.format == "html":
         from .html import HtmlWriter
