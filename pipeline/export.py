@@ -3,6 +3,11 @@
 For designers who would rather edit in a spreadsheet: export once, delete the YAML files, keep
 the sheet in ``cards/``. Columns are every field of the game in definition order; a field a
 card's type does not have is left blank; multi-line rules text stays in one cell.
+
+Card text from a stranger's folder must not become a formula when the sheet is opened
+(``=HYPERLINK(…)`` leaks data, ``=cmd|…`` runs programs in old Excel): XLSX text cells are
+typed as strings, and CSV text that starts like a formula is prefixed with ``'`` (the OWASP
+escape), which the CSV reader removes again.
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from engine.cards import Card
+from engine.cards import CSV_ESCAPE, FORMULA_STARTS, Card
 from engine.definitions import COMMON_FIELDS, GameDefinition
 from engine.errors import CardpressError
 
@@ -29,6 +34,14 @@ def columns(game: GameDefinition, cards: list[Card]) -> list[str]:
     return [c for c in cols if c in used or c in ("id", "type", "name")]
 
 
+def csv_escape(value: object) -> object:
+    """A CSV cell that no spreadsheet runs as a formula and that ``engine.cards`` reads back as
+    ``value``; a leading ``'`` is escaped too, so data that starts with one survives."""
+    if isinstance(value, str) and value.startswith((*FORMULA_STARTS, CSV_ESCAPE)):
+        return CSV_ESCAPE + value
+    return value
+
+
 def export_cards(game: GameDefinition, cards: list[Card], path: Path) -> Path:
     """Write ``cards`` to ``path`` (.xlsx or .csv), atomically; return the path."""
     suffix = path.suffix.lower()
@@ -41,7 +54,7 @@ def export_cards(game: GameDefinition, cards: list[Card], path: Path) -> Path:
             with tmp.open("w", encoding="utf-8", newline="") as fh:
                 writer = csv.writer(fh)
                 writer.writerow(cols)
-                writer.writerows([["" if v is None else v for v in row] for row in rows])
+                writer.writerows([["" if v is None else csv_escape(v) for v in row] for row in rows])
         else:
             import openpyxl
             from openpyxl.styles import Alignment, Font
@@ -52,6 +65,10 @@ def export_cards(game: GameDefinition, cards: list[Card], path: Path) -> Path:
             sheet.append(cols)
             for row in rows:
                 sheet.append(row)
+            for line in sheet.iter_rows():
+                for cell in line:
+                    if isinstance(cell.value, str):
+                        cell.data_type = "s"  # openpyxl makes any "=…" text a formula otherwise
             for cell in sheet[1]:
                 cell.font = Font(bold=True)
             sheet.freeze_panes = "D2"
