@@ -10,8 +10,10 @@ are tuples in memory and lists on disk.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
+
+from . import codec
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -302,23 +304,19 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 
-def _tuples(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_tuples(v) for v in value)
-    return value
+codec.register(*EVENT_TYPES.values())
 
 
 def to_record(event: Event) -> dict[str, Any]:
     """``CostGained(player=0, amount=11)`` → ``{"type": "CostGained", "player": 0, "amount": 11, ...}``."""
-    record: dict[str, Any] = {"type": type(event).__name__}
-    for f in fields(event):
-        value = getattr(event, f.name)
-        record[f.name] = list(value) if isinstance(value, tuple) else value
-    return record
+    return codec.encode(event)
 
 
-def from_record(record: dict[str, Any]) -> Event:
-    """Inverse of ``to_record``; raises ``KeyError``/``TypeError`` on an unknown or malformed record."""
-    data = dict(record)
-    cls = EVENT_TYPES[data.pop("type")]
-    return cls(**{k: _tuples(v) for k, v in data.items()})
+def from_record(record: Any, path: str = "") -> Event:
+    """Inverse of ``to_record``, checking every field against the event's type hints.
+
+    Raises ``codec.CodecError`` (naming the field) for an unknown type or a value that does not fit.
+    """
+    if type(record) is not dict or codec.TAG not in record:
+        raise codec.CodecError(path, "expected an event record with a \"type\"")
+    return codec.decode(record, Event, path)

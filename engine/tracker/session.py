@@ -15,7 +15,8 @@ Example::
 
 from __future__ import annotations
 
-import pickle
+import json
+import os
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,12 +26,14 @@ from typing import Any, Callable, Iterator
 from ..cards import Card
 from ..decks import Deck
 from ..definitions import GameDefinition, load_game
-from ..errors import DataError, Problem
+from ..errors import DataError, Location, Problem
 from ..paths import card_data_root
+from . import codec
 from . import events as ev
 from .core import Context, IllegalCommand, TrackerError, run_command, start_game
-from .state import State, fold
-from .store import Entry, GameRow, Store, StoreConflict, now
+from .replay import BadSnapshot, Replay
+from .state import State
+from .store import Entry, GameRow, Store, StoreConflict, entry_digest, now
 
 FORMAT = "cardpress-track"
 FORMAT_VERSION = 1
@@ -96,96 +99,23 @@ class Outcome:
 
 #: Write a snapshot (a cache of the replayed state) every this many log entries, so resuming a
 #: long game replays at most this many entries (measured: ~20 µs per event to decode and fold).
-SNAPSHOT_EVERY = 500
-SNAPSHOT_VERSION = 1
+#: ``CARDPRESS_SNAPSHOT_EVERY`` lowers it (the crash test kills processes mid-snapshot).
+DEFAULT_SNAPSHOT_EVERY = 500
 
 
-class _Entries(dict):
-    """Entries by seq; those before a snapshot are read from the store on first use."""
-
-    def __init__(self, loader: Callable[[int], Entry] | None = None):
-        super().__init__()
-        self._loader = loader
-
-    def __missing__(self, seq: int) -> Entry:
-        if self._loader is None:
-            raise KeyError(seq)
-        entry = self[seq] = self._loader(seq)
-        return entry
+def _snapshot_every() -> int:
+    try:
+        every = int(os.environ.get("CARDPRESS_SNAPSHOT_EVERY", DEFAULT_SNAPSHOT_EVERY))
+    except ValueError:
+        return DEFAULT_SNAPSHOT_EVERY
+    return every if every >= 1 else DEFAULT_SNAPSHOT_EVERY
 
 
-class Replay:
-    """The fold of a log: state, the command entries in effect (with the state after each), the redo stack.
+SNAPSHOT_EVERY = _snapshot_every()
 
-    After a snapshot, states before it are not known (None) until an undo reaches them; then
-    ``load_all`` gives the whole log and they are replayed once.
-    """
 
-    def __init__(self, loader: Callable[[int], Entry] | None = None,
-                 load_all: Callable[[], list[Entry]] | None = None) -> None:
-        self.entries: dict[int, Entry] = _Entries(loader)
-        self.applied: list[tuple[int, State | None]] = []
-        self.redo: list[int] = []
-        self.state = State()
-        self.last_seq = 0
-        self._load_all = load_all
-
-    def snapshot(self) -> bytes:
-        return pickle.dumps((SNAPSHOT_VERSION, self.last_seq, self.state, [s for s, _ in self.applied], self.redo))
-
-    def restore(self, data: bytes) -> bool:
-        """Start from a snapshot; False (and unchanged) if it is unreadable or of another version."""
-        try:
-            version, last_seq, state, applied, redo = pickle.loads(data)
-        except Exception:  # a stale or damaged cache is ignored, never trusted
-            return False
-        if version != SNAPSHOT_VERSION or not isinstance(state, State):
-            return False
-        self.last_seq, self.state, self.redo = last_seq, state, list(redo)
-        self.applied = [(s, None) for s in applied[:-1]] + [(applied[-1], state)]
-        return True
-
-    def _fill_states(self) -> None:
-        if self._load_all is None:
-            raise DataError(Problem("cannot undo past the snapshot: no log to replay"))
-        full = Replay()
-        for entry in self._load_all():
-            if entry.seq > self.last_seq:
-                break
-            full.add(entry)
-        self.applied = full.applied
-        self.entries.update(full.entries)
-
-    def add(self, entry: Entry) -> None:
-        if entry.seq != self.last_seq + 1:
-            raise DataError(Problem(f"log entry {entry.seq} follows {self.last_seq}: the log has a gap"))
-        if entry.kind in ("start", "command"):
-            if entry.kind == "start" and self.last_seq:
-                raise DataError(Problem(f"log entry {entry.seq}: a second game start"))
-            self.state = fold(entry.events, self.state)
-            self.applied.append((entry.seq, self.state))
-            self.redo.clear()
-        elif entry.kind == "undo":
-            if len(self.applied) < 2 or self.applied[-1][0] != entry.target:
-                raise DataError(Problem(f"log entry {entry.seq}: undo of {entry.target}, which is not the last command in effect"))
-            if self.applied[-2][1] is None:
-                self._fill_states()
-            self.redo.append(self.applied.pop()[0])
-            self.state = self.applied[-1][1]
-        elif entry.kind == "redo":
-            if not self.redo or self.redo[-1] != entry.target:
-                raise DataError(Problem(f"log entry {entry.seq}: redo of {entry.target}, which is not the last undone command"))
-            self.redo.pop()
-            self.state = fold(self.entries[entry.target].events, self.state)
-            self.applied.append((entry.target, self.state))
-        else:
-            raise DataError(Problem(f"log entry {entry.seq}: unknown kind {entry.kind!r}"))
-        self.entries[entry.seq] = entry
-        self.last_seq = entry.seq
-
-    @property
-    def in_effect(self) -> set[int]:
-        return {seq for seq, _ in self.applied}
+class OpIdReused(IllegalCommand):
+    """An operation id already names a different command in this game's log."""
 
 
 def new_game_id(ruleset: str) -> str:
@@ -206,10 +136,18 @@ class LiveGame:
         self.id = game_id
         self.defn = load_game(self.row.game)
         self.ctx = make_context(self.defn, cards)
-        self.replay = Replay(loader=lambda seq: store.entry(game_id, seq), load_all=lambda: store.entries(game_id))
-        snap = store.latest_snapshot(game_id) if use_snapshots else None
-        if snap is not None:
-            self.replay.restore(snap[1])
+        def fresh() -> Replay:
+            return Replay(loader=lambda seq: store.entry(game_id, seq), load_all=lambda: store.entries(game_id))
+
+        self.replay = fresh()
+        store.verify(game_id)
+        snap = store.latest_snapshot(game_id)
+        if snap is not None and use_snapshots:
+            try:
+                self.replay.restore(snap[1], lambda seq: store.digest_at(game_id, seq))
+            except BadSnapshot:
+                store.drop_snapshots(game_id)     # a cache that fails its checks is rebuilt from the log
+                self.replay = fresh()
         self._snapshot_seq = self.replay.last_seq
         self._catch_up()
         if use_snapshots:
@@ -298,20 +236,20 @@ class LiveGame:
 
     # -------------------------------------------------------------------- writing
 
-    def _append(self, op_id: str | None, decide) -> Outcome:
+    def _append(self, op_id: str | None, intent: tuple[str, dict[str, Any]], decide) -> Outcome:
         op = op_id or new_op_id()
         store = self.store
         with store.transaction():
             done = store.find_op(self.id, op)
             if done is not None:
                 self._catch_up()
-                return Outcome(self.replay.entries[done], repeated=True)
+                return Outcome(_same_command(self.replay.entries[done], op, *intent), repeated=True)
             if store.last_seq(self.id) != self.replay.last_seq:
                 self._catch_up()
             kind, command, args, target, events = decide()
             entry = Entry(seq=self.replay.last_seq + 1, op_id=op, kind=kind, command=command, args=args,
                           target=target, events=tuple(events), created=now())
-            store.append(self.id, entry)
+            entry = store.append(self.id, entry)
         self.replay.add(entry)
         self._maybe_snapshot()
         return Outcome(entry)
@@ -320,8 +258,8 @@ class LiveGame:
         """Apply a command (``next``, ``spend``…) once; a refusal raises and stores nothing."""
         name = command.replace("-", "_")
         clean = {k: v for k, v in args.items() if v is not None}
-        return self._append(op_id, lambda: ("command", name, clean, None,
-                                            run_command(self.state, self.ctx, name, clean)))
+        return self._append(op_id, (name, clean), lambda: ("command", name, clean, None,
+                                                           run_command(self.state, self.ctx, name, clean)))
 
     def undo(self, op_id: str | None = None) -> Outcome:
         """Take back the last command in effect, with everything it triggered."""
@@ -331,7 +269,7 @@ class LiveGame:
             target = self.replay.applied[-1][0]
             return "undo", "undo", {}, target, []
 
-        return self._append(op_id, decide)
+        return self._append(op_id, ("undo", {}), decide)
 
     def redo(self, op_id: str | None = None) -> Outcome:
         """Re-apply the last undone command (only until a new command is given)."""
@@ -340,7 +278,7 @@ class LiveGame:
                 raise NothingToRedo("nothing to redo")
             return "redo", "redo", {}, self.replay.redo[-1], []
 
-        return self._append(op_id, decide)
+        return self._append(op_id, ("redo", {}), decide)
 
     def query(self, name: str, **args: Any) -> Any:
         """Ask the rules a question that changes nothing (ridm ``playable``)."""
@@ -359,31 +297,204 @@ class LiveGame:
                 "entries": [e.to_json() for e in self.entries()]}
 
 
-def import_game(store: Store, data: Any, game_id: str | None = None) -> LiveGame:
-    """Store an exported log (checked by replaying it) and make it current."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise DataError(Problem(f"not a cardpress game log (expected \"format\": \"{FORMAT}\")"))
-    if data.get("version") != FORMAT_VERSION:
-        raise DataError(Problem(f"unsupported log version {data.get('version')!r} (this cardpress reads {FORMAT_VERSION})"))
+def _same_command(entry: Entry, op_id: str, command: str, args: dict[str, Any]) -> Entry:
+    """The recorded entry of a retried op id, if it was this same command; else ``OpIdReused``."""
     try:
-        info = data["game"]
-        entries = [Entry.from_json(e) for e in data["entries"]]
-        replay = Replay()
-        for entry in entries:
+        same = entry.command == command and entry.args == json.loads(codec.canonical(args))
+    except (TypeError, ValueError):
+        same = False
+    if not same:
+        raise OpIdReused(f"operation id {op_id!r} was already used for `{describe_command(entry)}` "
+                         f"(entry {entry.seq}); give this command a new --op-id")
+    return entry
+
+
+def describe_command(entry: Entry) -> str:
+    """``spend 甲 3`` — an entry's command as typed (options by name)."""
+    words = [entry.command.replace("_", "-")]
+    for key, value in entry.args.items():
+        if value in ("", None, False) or isinstance(value, (list, dict)):
+            continue
+        words.append(f"--{key}" if value is True else str(value))
+    return " ".join(words)
+
+
+# ---------------------------------------------------------------------------- import
+
+ENTRY_KINDS = ("start", "command", "undo", "redo")
+
+#: Nesting of an exported log (format → entries → entry → events → event → a tuple field).
+MAX_LOG_DEPTH = 12
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a game log can hold")
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > codec.MAX_INT_DIGITS:
+        raise ValueError(f"the number {text[:20]}… has {len(text.lstrip('-'))} digits (at most "
+                         f"{codec.MAX_INT_DIGITS})")
+    return int(text)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"the number {text[:20]} is out of range")
+    return value
+
+
+def _depth(value: Any, limit: int) -> int:
+    """How deeply ``value`` nests (iteratively: a deep log must not exhaust the stack)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth)
+            if deepest > limit:
+                return deepest
+            todo.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def parse_log(raw: bytes, source: str | Path | None = None) -> Any:
+    """The JSON of an exported log, strictly: no NaN/Infinity, no huge numbers, bounded nesting."""
+    where = Location(Path(source)) if source else Location()
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant, parse_int=_bounded_int,
+                          parse_float=_finite_float)
+    except UnicodeDecodeError as exc:
+        raise DataError(Problem(f"not a JSON game log: not UTF-8 text (byte {exc.start})", where)) from None
+    except RecursionError:
+        raise DataError(Problem("not a JSON game log: nested far too deeply", where)) from None
+    except ValueError as exc:
+        raise DataError(Problem(f"not a JSON game log ({exc})", where)) from None
+    if _depth(data, MAX_LOG_DEPTH) > MAX_LOG_DEPTH:
+        raise DataError(Problem(f"not a game log: nested more than {MAX_LOG_DEPTH} levels deep", where))
+    return data
+
+
+def _log_error(where: Location, message: str, field: str | None = None) -> DataError:
+    return DataError(Problem(message, where, field=field))
+
+
+def _entry_error(where: Location, exc: codec.CodecError) -> DataError:
+    entry, _, field = exc.path.partition(".")
+    if not field and ": " in entry:
+        entry, field = entry.split(": ", 1)
+    return DataError(Problem(f"{entry}: {exc.detail}", where, field=field or None))
+
+
+def validate_log(data: Any, source: str | Path | None = None) -> tuple[GameRow, list[Entry]]:
+    """Check an exported log completely without storing anything: the game row and its entries.
+
+    Refuses (``DataError`` naming the entry and field): another format or version, a game that
+    does not exist or a player count its definition does not have, unknown kinds or event types,
+    fields of the wrong type or out of range, seqs that are not 1, 2, 3…, reused op ids, a digest
+    chain that does not match, undo/redo of entries that are not undoable (the log is replayed).
+    """
+    where = Location(Path(source)) if source else Location()
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise _log_error(where, f"not a cardpress game log (expected \"format\": \"{FORMAT}\")")
+    if data.get("version") != FORMAT_VERSION:
+        raise _log_error(where, f"unsupported log version {data.get('version')!r} (this cardpress reads "
+                                f"{FORMAT_VERSION})", "version")
+    info = data.get("game")
+    if not isinstance(info, dict):
+        raise _log_error(where, "the log has no \"game\" object", "game")
+    try:
+        gid = codec.decode(info.get("id"), str, "game.id")
+        ref = codec.decode(info.get("game"), str, "game.game")
+        ruleset = codec.decode(info.get("ruleset"), str, "game.ruleset")
+        players = codec.decode(info.get("players"), tuple[str, ...], "game.players")
+        created = codec.decode(info.get("created", now()), float, "game.created")
+    except codec.CodecError as exc:
+        raise _log_error(where, exc.detail, exc.path) from None
+    if not gid.strip():
+        raise _log_error(where, "the game has no id", "game.id")
+    defn = load_game(ref)
+    if ruleset != defn.id:
+        raise _log_error(where, f"the log is of {ruleset!r}, but {ref!r} is {defn.id!r}", "game.ruleset")
+    if len(players) != defn.players:
+        raise _log_error(where, f"the log has {len(players)} players; {defn.id} is for {defn.players}",
+                         "game.players")
+    raw = data.get("entries")
+    if not isinstance(raw, list) or not raw:
+        raise _log_error(where, "the log has no entries (a game log starts with the game's setup entry)",
+                         "entries")
+    entries: list[Entry] = []
+    seen: dict[str, int] = {}
+    previous = ""
+    for n, item in enumerate(raw, 1):
+        try:
+            entry = Entry.from_json(item, f"entry {n}")
+        except codec.CodecError as exc:
+            raise _entry_error(where, exc) from None
+        if entry.seq != n:
+            raise _log_error(where, f"entry {n}: seq {entry.seq} where {n} was expected (a gap or a reordering "
+                                    f"in the log)", "seq")
+        if entry.kind not in ENTRY_KINDS:
+            raise _log_error(where, f"entry {n}: unknown kind {entry.kind!r} (one of {', '.join(ENTRY_KINDS)})",
+                             "kind")
+        if entry.op_id in seen:
+            raise _log_error(where, f"entry {n}: operation id {entry.op_id!r} was already used by entry "
+                                    f"{seen[entry.op_id]}", "op_id")
+        seen[entry.op_id] = n
+        digest = entry_digest(previous, entry)
+        if entry.digest and entry.digest != digest:
+            raise _log_error(where, f"entry {n}: its checksum does not match (the log was altered after export)",
+                             "digest")
+        previous = digest
+        entries.append(entry)
+    start = entries[0]
+    if start.kind != "start":
+        raise _log_error(where, "entry 1: a game log starts with the game's setup entry", "kind")
+    began = [e for e in start.events if isinstance(e, ev.GameStarted)]
+    if len(began) != 1 or began[0].players != players:
+        raise _log_error(where, "entry 1: its setup does not start a game of the log's players", "events")
+    replay = Replay()
+    for entry in entries:
+        try:
             replay.add(entry)
-        load_game(info["game"])
-        row = GameRow(game_id or str(info["id"]), str(info["game"]), str(info["ruleset"]),
-                      tuple(info["players"]), float(info.get("created", now())))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise DataError(Problem(f"malformed game log: {exc!r}")) from None
-    if not entries or entries[0].kind != "start":
-        raise DataError(Problem("a game log starts with the game's setup entry"))
+        except DataError as exc:
+            raise DataError([Problem(p.message, where, field=p.field) for p in exc.problems]) from None
+    return GameRow(gid, ref, ruleset, players, created), entries
+
+
+def import_game(store: Store, data: Any, game_id: str | None = None, source: str | Path | None = None) -> LiveGame:
+    """Store an exported log (checked completely first: ``validate_log``) and make it current."""
+    row, entries = validate_log(data, source)
+    if game_id:
+        row = GameRow(game_id, row.game, row.ruleset, row.players, row.created)
     with store.transaction():
         store.add_game(row)
         for entry in entries:
             store.append(row.id, entry)
     store.set_current(row.id)
     return LiveGame(store, row.id)
+
+
+def intact_export(store: Store, game_id: str) -> tuple[dict[str, Any], int, str]:
+    """The intact prefix of a damaged game as an export: (data, entries kept, why it stops — "" if whole)."""
+    row = store.game(game_id)
+    entries, why = store.intact_entries(game_id)
+    replay, kept = Replay(), []
+    for entry in entries:
+        try:
+            replay.add(entry)
+        except DataError as exc:
+            why = str(exc)
+            break
+        kept.append(entry)
+    recorded = store.recorded(game_id)
+    if not why and recorded > len(kept):
+        why = f"{recorded} entries were written, only {len(kept)} remain"
+    data = {"format": FORMAT, "version": FORMAT_VERSION,
+            "game": {"id": row.id, "game": row.game, "ruleset": row.ruleset, "players": list(row.players),
+                     "created": row.created},
+            "entries": [e.to_json() for e in kept]}
+    return data, len(kept), why
 
 
 def resume(store: Store, game_id: str | None = None) -> LiveGame:
@@ -397,5 +508,5 @@ def resume(store: Store, game_id: str | None = None) -> LiveGame:
     return live
 
 
-__all__ = ["LiveGame", "Outcome", "Replay", "import_game", "resume", "NothingToUndo", "NothingToRedo",
-           "StoreConflict", "new_op_id"]
+__all__ = ["LiveGame", "Outcome", "Replay", "import_game", "intact_export", "parse_log", "validate_log", "resume",
+           "NothingToUndo", "NothingToRedo", "OpIdReused", "StoreConflict", "new_op_id"]

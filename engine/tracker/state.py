@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Callable, Iterable
 
+from . import codec
 from . import events as ev
 
 
@@ -129,6 +130,10 @@ class State:
 
     def other(self, index: int) -> int:
         return (index + 1) % len(self.players)
+
+
+#: Snapshots store states through the codec, checked field by field on the way back in.
+codec.register(Link, Timer, PlayerState, State)
 
 
 # ---------------------------------------------------------------------------- reducer

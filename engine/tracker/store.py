@@ -6,22 +6,62 @@ retried with the same operation id is found instead of applied twice.
 
 Durability: WAL + ``synchronous=FULL`` fsyncs the WAL at every COMMIT, so an entry whose
 command returned is on disk even if the process is killed the next instant.
+
+Integrity — a store file is untrusted input (it may come from someone else, or be damaged):
+
+- **Chained digests.** Each entry stores ``digest = sha256(previous digest + canonical JSON of
+  the entry)`` (the first entry chains from ""). Opening a game re-computes the chain over the
+  stored text (one sha256 per entry, no JSON parsing) and stops at the first entry that does
+  not match: a flipped byte in an entry, a row edited with ``sqlite3``, a row deleted or
+  inserted in the middle, SQLite-level damage (``database disk image is malformed``) part-way
+  through the table. The game is then reported as ``StoreDamaged`` naming the last good entry N,
+  and ``intact_entries`` (``track export GAME --intact``) recovers entries 1..N.
+- **A record outside the database**, ``FILE.seqs``: after each commit the game's last seq and
+  digest are written there (temp file + rename, no fsync: it must survive a killed process,
+  not a power cut). When SQLite drops WAL frames after a damaged one (its WAL checksums make it
+  ignore the rest of the WAL), what remains is a shorter but self-consistent chain; the side
+  file says more was acknowledged, so the game is reported damaged instead of silently
+  shorter. A whole game lost this way is reported too. The side file only ever lags the
+  database (written after the commit), so it never raises a false alarm; after a power cut it
+  may be behind, and then losses up to its recorded seq are still detected but not beyond.
+- **File-level checks.** A folder, a missing folder, a 0-byte file (we never leave one: a new
+  store is created complete under a temp name and linked into place), a file that is not
+  SQLite or holds no cardpress schema, a read-only file, a full disk: each a ``StoreError``
+  naming the file. Stores of schema 1 (no digests, pickled snapshots) are migrated once, in
+  one transaction: digests computed, pickled snapshots deleted unread.
+- **Rows are parsed, never trusted**: ``players`` must be a list of names, ``events`` a list of
+  known event records with fields of the right types (``codec``), else ``StoreDamaged``.
+
+Not detected: a store rewritten consistently by someone with the file (they can recompute the
+chain) — the chain proves the log is intact, not who wrote it; and losses beyond what
+``FILE.seqs`` recorded when that file is lost too (e.g. only the ``.sqlite`` is copied).
 """
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
+import os
+import secrets
 import sqlite3
+import stat
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator
 
+from . import codec
 from . import events as ev
 from .core import TrackerError
 
-SCHEMA = """
+#: ``meta.format`` of every store this cardpress writes; a file without it is not ours.
+STORE_FORMAT = "cardpress-track-store"
+#: 1: no digests, pickled snapshots (migrated on open); 2: chained digests, JSON snapshots.
+SCHEMA_VERSION = 2
+
+TABLES = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     game TEXT NOT NULL,          -- shipped game id or the game folder's path
@@ -35,15 +75,16 @@ CREATE TABLE IF NOT EXISTS entries (
     op_id TEXT NOT NULL,
     kind TEXT NOT NULL,          -- start | command | undo | redo
     command TEXT NOT NULL,
-    args TEXT NOT NULL,          -- JSON object
+    args TEXT NOT NULL,          -- canonical JSON object
     target INTEGER,              -- undo/redo: the seq of the command entry
-    events TEXT NOT NULL,        -- JSON list of event records
+    events TEXT NOT NULL,        -- canonical JSON list of event records
     created REAL NOT NULL,
+    digest TEXT,                 -- sha256(previous digest + canonical entry), hex
     PRIMARY KEY (game_id, seq),
     UNIQUE (game_id, op_id)
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
--- A cache only: the replayed state after entry ``seq``. Deleting it loses nothing.
+-- A cache only: the replayed state after entry ``seq`` (verified JSON, see replay.py).
 CREATE TABLE IF NOT EXISTS snapshots (
     game_id TEXT NOT NULL REFERENCES games(id),
     seq INTEGER NOT NULL,
@@ -55,6 +96,39 @@ CREATE TABLE IF NOT EXISTS snapshots (
 #: Pragmas for every connection (the benchmark's baseline uses the same).
 PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON",
            "PRAGMA busy_timeout=5000")
+
+#: Seconds a command waits for another writer's transaction before giving up.
+BUSY_SECONDS = 5.0
+
+#: ``FILE.seqs`` format marker.
+SEQS_FORMAT = "cardpress-seqs"
+
+#: Longest player name / game reference a store row may hold.
+MAX_NAME_CHARS = 200
+
+
+class StoreError(TrackerError):
+    """The store file cannot be used as it is (named in the message)."""
+
+
+class StoreUnavailable(StoreError):
+    """The store file cannot be opened or written: a folder, a missing folder, read-only, busy."""
+
+
+class DiskFull(StoreUnavailable):
+    """The disk filled up during a write; the transaction was rolled back."""
+
+
+class NotAStore(StoreError):
+    """The file exists but is not a cardpress game store."""
+
+
+class StoreDamaged(StoreError):
+    """The store, or one game in it, is damaged; ``last_good`` entries of ``game_id`` are intact."""
+
+    def __init__(self, message: str, game_id: str | None = None, last_good: int | None = None):
+        self.game_id, self.last_good = game_id, last_good
+        super().__init__(message)
 
 
 class UnknownGame(TrackerError):
@@ -75,17 +149,40 @@ class Entry:
     target: int | None
     events: tuple[ev.Event, ...]
     created: float
+    #: Chained digest, set by the store (``entry_digest``); "" until stored.
+    digest: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {"seq": self.seq, "op_id": self.op_id, "kind": self.kind, "command": self.command,
                 "args": self.args, "target": self.target, "created": self.created,
-                "events": [ev.to_record(e) for e in self.events]}
+                "events": [ev.to_record(e) for e in self.events], "digest": self.digest}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Entry":
-        return cls(seq=int(data["seq"]), op_id=str(data["op_id"]), kind=str(data["kind"]),
-                   command=str(data["command"]), args=dict(data.get("args") or {}), target=data.get("target"),
-                   events=tuple(ev.from_record(r) for r in data["events"]), created=float(data.get("created", 0)))
+    def from_json(cls, data: Any, path: str = "") -> "Entry":
+        """An exported entry, every field checked (``codec.CodecError`` names the field)."""
+        if type(data) is not dict:
+            raise codec.CodecError(path, "expected an entry object")
+        extra = set(data) - {"seq", "op_id", "kind", "command", "args", "target", "created", "events", "digest"}
+        if extra:
+            raise codec.CodecError(path, f"unknown field {sorted(extra)[0]!r}")
+
+        def need(key: str) -> Any:
+            if key not in data:
+                raise codec.CodecError(f"{path}.{key}", "missing")
+            return data[key]
+
+        events = need("events")
+        if type(events) is not list:
+            raise codec.CodecError(f"{path}.events", "expected a list of events")
+        return cls(seq=codec.decode(need("seq"), int, f"{path}.seq"),
+                   op_id=codec.decode(need("op_id"), str, f"{path}.op_id"),
+                   kind=codec.decode(need("kind"), str, f"{path}.kind"),
+                   command=codec.decode(need("command"), str, f"{path}.command"),
+                   args=codec.check_args(data.get("args", {}), f"{path}.args"),
+                   target=codec.decode(data.get("target"), int | None, f"{path}.target"),
+                   events=tuple(ev.from_record(r, f"{path}.events[{i}]") for i, r in enumerate(events)),
+                   created=codec.decode(data.get("created", 0.0), float, f"{path}.created"),
+                   digest=codec.decode(data.get("digest", ""), str, f"{path}.digest"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,25 +194,256 @@ class GameRow:
     created: float
 
 
-def _row_to_entry(row: tuple) -> Entry:
-    seq, op_id, kind, command, args, target, events, created = row
-    return Entry(seq, op_id, kind, command, json.loads(args), target,
-                 tuple(ev.from_record(r) for r in json.loads(events)), created)
+# ---------------------------------------------------------------------------- digests
+
+
+_quote = json.encoder.encode_basestring   # json.dumps(text, ensure_ascii=False), without its overhead
+
+
+def _entry_text(seq: Any, op_id: Any, kind: Any, command: Any, args: str, target: Any, events: str,
+                created: Any) -> str:
+    """Canonical JSON of an entry, assembled from its stored (canonical) ``args``/``events`` text.
+
+    Equal to ``codec.canonical`` of the entry's JSON form, without parsing anything (opening a
+    game re-computes this for every entry, so it avoids ``json.dumps``' per-call cost).
+    """
+    return (f'{{"args":{args},"command":{_quote(command)},"created":{float.__repr__(float(created))},'
+            f'"events":{events},"kind":{_quote(kind)},"op_id":{_quote(op_id)},"seq":{int.__repr__(seq)},'
+            f'"target":{"null" if target is None else int.__repr__(target)}}}')
+
+
+def _digest(previous: str, text: str) -> str:
+    return hashlib.sha256((previous + text).encode("utf-8")).hexdigest()
+
+
+def canonical_parts(entry: Entry) -> tuple[str, str]:
+    """The canonical ``args`` and ``events`` text of an entry, as stored."""
+    return codec.canonical(entry.args), codec.canonical([ev.to_record(e) for e in entry.events])
+
+
+def entry_digest(previous: str, entry: Entry) -> str:
+    """The chained digest of ``entry`` after an entry whose digest is ``previous``."""
+    args, events = canonical_parts(entry)
+    return _digest(previous, _entry_text(entry.seq, entry.op_id, entry.kind, entry.command, args, entry.target,
+                                         events, entry.created))
+
+
+def _row_fits(row: tuple) -> bool:
+    """The stored columns have the types we write (a row edited with sqlite3 may not)."""
+    seq, op_id, kind, command, args, target, events, created, digest = row
+    return (type(seq) is int and type(op_id) is str and type(kind) is str and type(command) is str
+            and type(args) is str and (target is None or type(target) is int) and type(events) is str
+            and type(created) in _NUMBER and type(digest) is str)
+
+
+_NUMBER = (float, int)
+
+
+def _damaged_game(path: Path, game_id: str, last_good: int, why: str) -> StoreDamaged:
+    if last_good:
+        tail = (f"`cardpress track export {game_id} --intact -o {game_id}-intact.json` saves entries "
+                f"1..{last_good}")
+    else:
+        tail = "not even its first entry is intact"
+    return StoreDamaged(f"game {game_id} in {path} is damaged after entry {last_good} (the last good entry): "
+                        f"{why}; {tail}", game_id, last_good)
+
+
+def _damaged_file(path: Path, exc: BaseException) -> StoreDamaged:
+    return StoreDamaged(f"{path} is damaged ({exc}); `cardpress track export GAME --intact -o FILE` saves "
+                        f"the entries of a game that can still be read")
+
+
+# ---------------------------------------------------------------------------- the store
 
 
 class Store:
-    """An open event store. Use as a context manager or call ``close()``."""
+    """An open event store. Use as a context manager or call ``close()``.
+
+    Raises ``StoreError`` subclasses (naming the file) instead of ``sqlite3`` errors.
+    """
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=5.0)
-        for pragma in PRAGMAS:
-            self.conn.execute(pragma)
-        self.conn.executescript(SCHEMA)  # idempotent (IF NOT EXISTS); executescript commits by itself
+        self.seqs_path = self.path.with_name(self.path.name + ".seqs")
+        self._pending: dict[str, tuple[int, str]] = {}
+        self.conn: sqlite3.Connection | None = None
+        self._check_file()
+        try:
+            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_SECONDS)
+            for pragma in PRAGMAS:
+                self.conn.execute(pragma)
+            self._check_schema()
+        except sqlite3.Error as exc:
+            self.close()
+            raise self._error(exc, "open") from None
+        except BaseException:
+            self.close()
+            raise
+
+    # ------------------------------------------------------------------ opening
+
+    def _check_file(self) -> None:
+        path = self.path
+        try:
+            st = path.stat()
+        except FileNotFoundError:
+            st = None
+        except OSError as exc:
+            raise StoreUnavailable(f"cannot open {path}: {exc.strerror}") from None
+        if st is None:
+            if not path.parent.is_dir():
+                raise StoreUnavailable(f"cannot create {path}: the folder {path.parent} does not exist")
+            self._create()
+            return
+        if stat.S_ISDIR(st.st_mode):
+            raise StoreUnavailable(f"{path} is a folder, not a game store file (give --db a file name)")
+        if not stat.S_ISREG(st.st_mode):
+            raise StoreUnavailable(f"{path} is not a regular file")
+        wal = path.with_name(path.name + "-wal")
+        if st.st_size == 0 and not (wal.is_file() and wal.stat().st_size > 0):
+            # SQLite would take 0 bytes for a new empty database; but every store we create has
+            # its schema and format marker before it gets its name, so 0 bytes means lost data.
+            raise StoreDamaged(f"{path} is empty (0 bytes): a cardpress store is never empty once created, so its "
+                               f"data was lost (truncated?); restore it from a backup or an export, or delete it "
+                               f"to start a new store")
+
+    def _create(self) -> None:
+        """Create a complete store under a temp name, then link it into place (never a 0-byte store)."""
+        path = self.path
+        tmp = path.with_name(f".{path.name}.new-{secrets.token_hex(4)}")
+        try:
+            conn = sqlite3.connect(tmp, isolation_level=None)
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.executescript(TABLES)
+                conn.executemany("INSERT INTO meta(key, value) VALUES (?, ?)",
+                                 [("format", STORE_FORMAT), ("schema", str(SCHEMA_VERSION))])
+            finally:
+                conn.close()
+            self.seqs_path.unlink(missing_ok=True)   # a record of a store that is gone
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                pass                                  # another process created it first: use theirs
+            except OSError as exc:
+                if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EXDEV) or path.exists():
+                    raise
+                os.rename(tmp, path)                  # a file system without hard links
+        except sqlite3.Error as exc:
+            raise self._error(exc, "create") from None
+        except OSError as exc:
+            raise self._os_error(exc, "create") from None
+        finally:
+            for leftover in (tmp, tmp.with_name(tmp.name + "-wal"), tmp.with_name(tmp.name + "-shm")):
+                try:
+                    leftover.unlink(missing_ok=True)
+                except OSError:
+                    pass
+
+    def _check_schema(self) -> None:
+        conn = self.conn
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall()) if "meta" in tables else {}
+        if meta.get("format") == STORE_FORMAT:
+            version = meta.get("schema")
+            if version != str(SCHEMA_VERSION):
+                raise NotAStore(f"{self.path} has store schema {version!r}; this cardpress reads schema "
+                                f"{SCHEMA_VERSION} (a newer cardpress wrote it?)")
+            if not {"games", "entries", "snapshots"} <= tables:
+                raise StoreDamaged(f"{self.path} is damaged: its tables are missing")
+            return
+        if {"games", "entries", "meta", "snapshots"} <= tables and "format" not in meta:
+            self._migrate()
+            return
+        raise NotAStore(f"{self.path} is not a cardpress game store (it has no cardpress tables); "
+                        f"give --db another file name")
+
+    def _migrate(self) -> None:
+        """Schema 1 → 2, once, in one transaction: digests for every entry, pickled snapshots deleted unread."""
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() is None:
+                columns = {r[1] for r in conn.execute("PRAGMA table_info(entries)")}
+                if "digest" not in columns:
+                    conn.execute("ALTER TABLE entries ADD COLUMN digest TEXT")
+                conn.execute("DELETE FROM snapshots")   # schema 1 pickled them: never unpickle a file's bytes
+                for (game_id,) in conn.execute("SELECT id FROM games").fetchall():
+                    self._migrate_game(game_id)
+                conn.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+                                 [("format", STORE_FORMAT), ("schema", str(SCHEMA_VERSION))])
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def _migrate_game(self, game_id: str) -> None:
+        """Digest a game's entries in order; from an unreadable one on, digests stay NULL (reported on open)."""
+        previous = ""
+        rows = self.conn.execute("SELECT seq, op_id, kind, command, args, target, events, created FROM entries "
+                                 "WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+        for k, row in enumerate(rows, 1):
+            try:
+                if row[0] != k or not _row_fits((*row, "")):
+                    return
+                entry = _parse_row((*row, ""), "")
+            except (codec.CodecError, ValueError, RecursionError):
+                return
+            args, events = canonical_parts(entry)
+            previous = _digest(previous, _entry_text(row[0], row[1], row[2], row[3], args, row[5], events, row[7]))
+            self.conn.execute("UPDATE entries SET args = ?, events = ?, digest = ? WHERE game_id = ? AND seq = ?",
+                              (args, events, previous, game_id, row[0]))
+
+    # ------------------------------------------------------------------ errors
+
+    def _error(self, exc: sqlite3.Error, doing: str) -> StoreError:
+        """One of our errors, naming the file, for an sqlite3 error while ``doing`` something."""
+        text = str(exc)
+        low = text.lower()
+        if "full" in low:
+            return DiskFull(f"the disk is full: could not {doing} {self.path}; nothing was written "
+                            f"(the command was not applied)")
+        if "readonly" in low or "read-only" in low:
+            return StoreUnavailable(f"{self.path} is read-only (or its folder is): cannot {doing} it")
+        if "locked" in low or "busy" in low:
+            return StoreUnavailable(f"{self.path} is busy (another cardpress has been writing for "
+                                    f"{BUSY_SECONDS:g} s); try again")
+        if "unable to open" in low:
+            return StoreUnavailable(f"cannot {doing} {self.path}: unable to open it (is its folder writable?)")
+        if "disk i/o" in low:
+            return StoreUnavailable(f"cannot {doing} {self.path}: disk I/O error")
+        if "not a database" in low:
+            return NotAStore(f"{self.path} is not a cardpress game store (not an SQLite database, or damaged "
+                             f"beyond reading: {text})")
+        if isinstance(exc, (sqlite3.DatabaseError,)) and not isinstance(exc, (sqlite3.ProgrammingError,
+                                                                              sqlite3.InterfaceError)):
+            return _damaged_file(self.path, exc)
+        return StoreError(f"{self.path}: {text}")
+
+    def _os_error(self, exc: OSError, doing: str) -> StoreError:
+        if exc.errno == errno.ENOSPC:
+            return DiskFull(f"the disk is full: could not {doing} {self.path}")
+        if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+            return StoreUnavailable(f"cannot {doing} {self.path}: {exc.strerror} (its folder is read-only?)")
+        return StoreUnavailable(f"cannot {doing} {self.path}: {exc.strerror or exc}")
+
+    @contextmanager
+    def _guard(self, doing: str) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise self._error(exc, doing) from None
+
+    # ------------------------------------------------------------------ lifetime
 
     def close(self) -> None:
-        self.conn.close()
+        if self.conn is not None:
+            try:
+                self.conn.close()
+            except sqlite3.Error:
+                pass
+            self.conn = None
 
     def __enter__(self) -> "Store":
         return self
@@ -125,16 +453,59 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT`` (rolled back on any exception)."""
-        self.conn.execute("BEGIN IMMEDIATE")
+        """``BEGIN IMMEDIATE`` … ``COMMIT`` (rolled back on any exception); then ``FILE.seqs`` is updated."""
+        with self._guard("write"):
+            self.conn.execute("BEGIN IMMEDIATE")
+        self._pending = {}
         try:
             yield self.conn
+            with self._guard("write"):
+                self.conn.execute("COMMIT")
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            try:
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            self._pending = {}
             raise
-        self.conn.execute("COMMIT")
+        if self._pending:
+            self._write_marks(self._pending)
+            self._pending = {}
 
-    # -------------------------------------------------------------------- games
+    # ------------------------------------------------------------------ FILE.seqs
+
+    def _read_marks(self) -> dict[str, tuple[int, str]]:
+        """What ``FILE.seqs`` says was acknowledged, per game; {} when absent or unreadable."""
+        try:
+            data = json.loads(self.seqs_path.read_bytes()[:1 << 22])
+            games = data["games"] if data.get("format") == SEQS_FORMAT else {}
+            return {str(g): (int(v[0]), str(v[1])) for g, v in games.items()}
+        except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+            return {}
+
+    def recorded(self, game_id: str) -> int:
+        """The last seq ``FILE.seqs`` says was written for ``game_id`` (0 if none)."""
+        return self._read_marks().get(game_id, (0, ""))[0]
+
+    def _write_marks(self, done: dict[str, tuple[int, str]]) -> None:
+        """Record the new high-water marks. Best effort: a failure only weakens loss detection."""
+        marks = self._read_marks()
+        for gid, (seq, digest) in done.items():
+            if marks.get(gid, (0, ""))[0] < seq:
+                marks[gid] = (seq, digest)
+        tmp = self.seqs_path.with_name(f".{self.seqs_path.name}.{os.getpid()}-{secrets.token_hex(3)}.tmp")
+        try:
+            tmp.write_text(json.dumps({"format": SEQS_FORMAT, "games": {g: list(v) for g, v in marks.items()}}),
+                           encoding="utf-8")
+            os.replace(tmp, self.seqs_path)
+        except OSError:
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                pass
+
+    # ------------------------------------------------------------------ games
 
     def add_game(self, row: GameRow) -> None:
         """Insert a game row (call inside ``transaction``)."""
@@ -144,57 +515,203 @@ class Store:
                                row.created))
         except sqlite3.IntegrityError:
             raise TrackerError(f"a game with id {row.id!r} already exists in {self.path}") from None
+        except sqlite3.Error as exc:
+            raise self._error(exc, "write") from None
+
+    def _game_row(self, row: tuple) -> GameRow:
+        gid, game, ruleset, players, created = row
+        try:
+            names = json.loads(players) if type(players) is str else None
+        except (ValueError, RecursionError):
+            names = None
+        ok = (type(gid) is str and type(game) is str and type(ruleset) is str and type(created) in (int, float)
+              and type(names) is list and all(type(n) is str and 0 < len(n) <= MAX_NAME_CHARS for n in names)
+              and len(game) <= 4096 and len(ruleset) <= MAX_NAME_CHARS)
+        if not ok:
+            raise StoreDamaged(f"game {gid!r} in {self.path} is damaged: its game row (game, players) is "
+                               f"unreadable", gid if type(gid) is str else None, 0)
+        return GameRow(gid, game, ruleset, tuple(names), float(created))
 
     def game(self, game_id: str) -> GameRow:
-        row = self.conn.execute("SELECT id, game, ruleset, players, created FROM games WHERE id = ?",
-                                (game_id,)).fetchone()
+        with self._guard("read"):
+            row = self.conn.execute("SELECT id, game, ruleset, players, created FROM games WHERE id = ?",
+                                    (game_id,)).fetchone()
         if row is None:
+            mark = self._read_marks().get(game_id)
+            if mark:
+                raise StoreDamaged(f"game {game_id} in {self.path} is missing: {mark[0]} entries of it were "
+                                   f"written on this computer (see {self.seqs_path.name}); the store lost them",
+                                   game_id, 0)
             raise UnknownGame(f"no game {game_id!r} in {self.path} (see: cardpress track list)")
-        return GameRow(row[0], row[1], row[2], tuple(json.loads(row[3])), row[4])
+        return self._game_row(row)
 
     def games(self) -> list[tuple[GameRow, int, float]]:
-        """Every game with its entry count and last activity, most recent first."""
-        rows = self.conn.execute(
-            "SELECT g.id, g.game, g.ruleset, g.players, g.created, COUNT(e.seq), COALESCE(MAX(e.created), g.created) "
-            "FROM games g LEFT JOIN entries e ON e.game_id = g.id GROUP BY g.id ORDER BY 7 DESC").fetchall()
-        return [(GameRow(r[0], r[1], r[2], tuple(json.loads(r[3])), r[4]), r[5], r[6]) for r in rows]
+        """Every game with its entry count and last activity, most recent first.
 
-    # -------------------------------------------------------------------- entries
+        Raises ``StoreDamaged`` when a game ``FILE.seqs`` recorded is gone (lost WAL frames).
+        """
+        with self._guard("read"):
+            rows = self.conn.execute(
+                "SELECT g.id, g.game, g.ruleset, g.players, g.created, COUNT(e.seq), "
+                "COALESCE(MAX(e.created), g.created) "
+                "FROM games g LEFT JOIN entries e ON e.game_id = g.id GROUP BY g.id ORDER BY 7 DESC").fetchall()
+        out = [(self._game_row(r[:5]), r[5], r[6]) for r in rows]
+        known = {r.id: n for r, n, _ in out}
+        for gid, (seq, _) in self._read_marks().items():
+            if known.get(gid, 0) < seq:
+                raise self._short(gid, known.get(gid, 0), seq)
+        return out
+
+    def _short(self, game_id: str, have: int, recorded: int) -> StoreDamaged:
+        if have == 0:
+            return StoreDamaged(f"game {game_id} in {self.path} is missing: {recorded} entries of it were written "
+                                f"on this computer (see {self.seqs_path.name}); the store lost them", game_id, 0)
+        return _damaged_game(self.path, game_id, have, f"{recorded} entries were written, only {have} remain "
+                             f"(part of the store was lost, e.g. a damaged -wal file; if you restored an older "
+                             f"copy on purpose, delete {self.seqs_path.name})")
+
+    # ------------------------------------------------------------------ entries
 
     def last_seq(self, game_id: str) -> int:
-        return self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id = ?", (game_id,)).fetchone()[0]
+        with self._guard("read"):
+            return self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id = ?",
+                                     (game_id,)).fetchone()[0]
 
     def find_op(self, game_id: str, op_id: str) -> int | None:
-        row = self.conn.execute("SELECT seq FROM entries WHERE game_id = ? AND op_id = ?", (game_id, op_id)).fetchone()
+        with self._guard("read"):
+            row = self.conn.execute("SELECT seq FROM entries WHERE game_id = ? AND op_id = ?",
+                                    (game_id, op_id)).fetchone()
         return row[0] if row else None
 
-    def append(self, game_id: str, entry: Entry) -> None:
-        """Insert one entry (call inside ``transaction``)."""
+    def digest_at(self, game_id: str, seq: int) -> str | None:
+        if seq == 0:
+            return ""
+        with self._guard("read"):
+            row = self.conn.execute("SELECT digest FROM entries WHERE game_id = ? AND seq = ?",
+                                    (game_id, seq)).fetchone()
+        return row[0] if row else None
+
+    def append(self, game_id: str, entry: Entry) -> Entry:
+        """Insert one entry, chained to the one before it (call inside ``transaction``); returns it with its digest."""
+        previous = self.digest_at(game_id, entry.seq - 1)
+        if previous is None:
+            raise StoreConflict(f"entry {entry.seq} of {game_id} would follow a missing entry")
+        args, events = canonical_parts(entry)
+        digest = _digest(previous, _entry_text(entry.seq, entry.op_id, entry.kind, entry.command, args,
+                                               entry.target, events, float(entry.created)))
         try:
             self.conn.execute(
-                "INSERT INTO entries(game_id, seq, op_id, kind, command, args, target, events, created) "
-                "VALUES (?,?,?,?,?,?,?,?,?)",
-                (game_id, entry.seq, entry.op_id, entry.kind, entry.command,
-                 json.dumps(entry.args, ensure_ascii=False), entry.target,
-                 json.dumps([ev.to_record(e) for e in entry.events], ensure_ascii=False), entry.created))
+                "INSERT INTO entries(game_id, seq, op_id, kind, command, args, target, events, created, digest) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (game_id, entry.seq, entry.op_id, entry.kind, entry.command, args, entry.target, events,
+                 float(entry.created), digest))
         except sqlite3.IntegrityError as exc:
             raise StoreConflict(f"entry {entry.seq} or operation {entry.op_id!r} already exists ({exc})") from None
+        except sqlite3.Error as exc:
+            raise self._error(exc, "write") from None
+        self._pending[game_id] = (entry.seq, digest)
+        return replace(entry, digest=digest, created=float(entry.created))
+
+    _COLUMNS = "seq, op_id, kind, command, args, target, events, created, digest"
+
+    def verify(self, game_id: str) -> tuple[int, str]:
+        """Check the game's digest chain (and ``FILE.seqs``); its last seq and digest.
+
+        Raises ``StoreDamaged`` naming the last good entry. Reads the stored text only: ~1 µs per entry.
+        """
+        good, digest, why = self._walk(game_id)
+        if why:
+            raise _damaged_game(self.path, game_id, good, why)
+        mark = self._read_marks().get(game_id)
+        if mark and mark[0] > good:
+            raise self._short(game_id, good, mark[0])
+        if mark and self.digest_at(game_id, mark[0]) != mark[1]:
+            raise _damaged_game(self.path, game_id, mark[0] - 1, f"entry {mark[0]} differs from the one written on "
+                                f"this computer (see {self.seqs_path.name})")
+        return good, digest
+
+    def _walk(self, game_id: str) -> tuple[int, str, str]:
+        """(last good seq, its digest, why the next one is not good — "" when all are)."""
+        good, previous = 0, ""
+        try:
+            cursor = self.conn.execute(f"SELECT {self._COLUMNS} FROM entries WHERE game_id = ? ORDER BY seq",
+                                       (game_id,))
+            for row in cursor:
+                if not _row_fits(row):
+                    return good, previous, f"entry {good + 1} has a value of the wrong type"
+                seq, op_id, kind, command, args, target, events, created, digest = row
+                if seq != good + 1:
+                    return good, previous, f"entry {good + 1} is missing"
+                expected = _digest(previous, _entry_text(seq, op_id, kind, command, args, target, events, created))
+                if digest != expected:
+                    return good, previous, f"entry {seq} does not match its checksum"
+                good, previous = seq, digest
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) and not ("malformed" in str(exc) or "corrupt" in str(exc)):
+                raise self._error(exc, "read") from None
+            return good, previous, f"the database file is damaged ({exc})"
+        return good, previous, ""
 
     def entries(self, game_id: str, after: int = 0) -> list[Entry]:
-        rows = self.conn.execute(
-            "SELECT seq, op_id, kind, command, args, target, events, created FROM entries "
-            "WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after)).fetchall()
-        return [_row_to_entry(r) for r in rows]
+        """Entries after seq ``after``, parsed and chain-checked (``StoreDamaged`` at the first bad one)."""
+        previous = self.digest_at(game_id, after)
+        out = []
+        with self._guard("read"):
+            rows = self.conn.execute(f"SELECT {self._COLUMNS} FROM entries WHERE game_id = ? AND seq > ? "
+                                     "ORDER BY seq", (game_id, after)).fetchall()
+        for row in rows:
+            entry = self._checked(game_id, row, previous, after + len(out) + 1)
+            previous = entry.digest
+            out.append(entry)
+        return out
 
     def entry(self, game_id: str, seq: int) -> Entry:
-        row = self.conn.execute(
-            "SELECT seq, op_id, kind, command, args, target, events, created FROM entries "
-            "WHERE game_id = ? AND seq = ?", (game_id, seq)).fetchone()
+        with self._guard("read"):
+            row = self.conn.execute(f"SELECT {self._COLUMNS} FROM entries WHERE game_id = ? AND seq = ?",
+                                    (game_id, seq)).fetchone()
         if row is None:
             raise KeyError(seq)
-        return _row_to_entry(row)
+        return self._checked(game_id, row, self.digest_at(game_id, seq - 1), seq)
 
-    # -------------------------------------------------------------------- snapshots (a cache)
+    def _checked(self, game_id: str, row: tuple, previous: str | None, expect: int) -> Entry:
+        if previous is None or not _row_fits(row) or row[0] != expect:
+            raise _damaged_game(self.path, game_id, expect - 1, f"entry {expect} is missing or unreadable")
+        if row[8] != _digest(previous, _entry_text(*row[:8])):
+            raise _damaged_game(self.path, game_id, expect - 1, f"entry {expect} does not match its checksum")
+        try:
+            return _parse_row(row, f"entry {expect}")
+        except (codec.CodecError, ValueError, RecursionError) as exc:
+            raise _damaged_game(self.path, game_id, expect - 1, f"entry {expect} is unreadable ({exc})") from None
+
+    def intact_entries(self, game_id: str) -> tuple[list[Entry], str]:
+        """The longest readable, chain-checked prefix of a game's log, and why it stops ("" = complete).
+
+        Reads row by row, so SQLite-level damage later in the table does not hide earlier entries.
+        """
+        out: list[Entry] = []
+        previous = ""
+        while True:
+            seq = len(out) + 1
+            try:
+                row = self.conn.execute(f"SELECT {self._COLUMNS} FROM entries WHERE game_id = ? AND seq = ?",
+                                        (game_id, seq)).fetchone()
+            except sqlite3.DatabaseError as exc:
+                return out, f"entry {seq}: the database file is damaged ({exc})"
+            if row is None:
+                try:
+                    more = self.conn.execute("SELECT COUNT(*) FROM entries WHERE game_id = ? AND seq > ?",
+                                             (game_id, seq)).fetchone()[0]
+                except sqlite3.DatabaseError as exc:
+                    return out, f"after entry {seq - 1}: the database file is damaged ({exc})"
+                return out, (f"entry {seq} is missing" if more else "")
+            try:
+                entry = self._checked(game_id, row, previous, seq)
+            except StoreDamaged as exc:
+                return out, str(exc).split(": ", 1)[-1].split("; ")[0]
+            out.append(entry)
+            previous = entry.digest
+
+    # ------------------------------------------------------------------ snapshots (a cache)
 
     def save_snapshot(self, game_id: str, seq: int, data: bytes) -> None:
         with self.transaction():
@@ -202,21 +719,40 @@ class Store:
                               (game_id, seq, data))
             self.conn.execute("DELETE FROM snapshots WHERE game_id = ? AND seq < ?", (game_id, seq))
 
-    def latest_snapshot(self, game_id: str) -> tuple[int, bytes] | None:
-        row = self.conn.execute("SELECT seq, data FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                                (game_id,)).fetchone()
+    def latest_snapshot(self, game_id: str) -> tuple[int, Any] | None:
+        with self._guard("read"):
+            row = self.conn.execute("SELECT seq, data FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                                    (game_id,)).fetchone()
         return (row[0], row[1]) if row else None
 
-    # -------------------------------------------------------------------- current game
+    def drop_snapshots(self, game_id: str) -> None:
+        """Delete a game's snapshots (one failed its checks; the log is replayed instead)."""
+        with self.transaction():
+            self.conn.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
+
+    # ------------------------------------------------------------------ current game
 
     def current(self) -> str | None:
-        row = self.conn.execute("SELECT value FROM meta WHERE key = 'current'").fetchone()
-        return row[0] if row else None
+        with self._guard("read"):
+            row = self.conn.execute("SELECT value FROM meta WHERE key = 'current'").fetchone()
+        return row[0] if row and type(row[0]) is str else None
 
     def set_current(self, game_id: str) -> None:
         with self.transaction():
             self.conn.execute("INSERT INTO meta(key, value) VALUES ('current', ?) "
                               "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (game_id,))
+
+
+def _parse_row(row: tuple, where: str) -> Entry:
+    """A stored row → ``Entry``, every field checked; raises ``CodecError``/``ValueError``."""
+    seq, op_id, kind, command, args, target, events, created, digest = row
+    parsed_args = codec.check_args(json.loads(args), f"{where}: args")
+    records = json.loads(events)
+    if type(records) is not list:
+        raise codec.CodecError(f"{where}: events", "expected a list of events")
+    return Entry(seq, op_id, kind, command, parsed_args, target,
+                 tuple(ev.from_record(r, f"{where}: events[{i}]") for i, r in enumerate(records)),
+                 float(created), digest)
 
 
 def now() -> float:

@@ -1,0 +1,183 @@
+"""The fold of a log (state, undo stack, redo stack) and its verified snapshots.
+
+A snapshot is a cache of a ``Replay`` after entry ``seq``: data only (canonical JSON through
+``codec``), never code. It is used only when everything about it checks out:
+
+- its own checksum (sha256 of its body) matches — a damaged or truncated blob is dropped;
+- its version is this cardpress's;
+- the log's chained digest at ``seq`` equals the one it recorded — a snapshot of another log,
+  or of a log rewritten since, is dropped;
+- its state decodes field by field into the state classes (an ``int`` is an int…) and its
+  undo/redo stacks are well-formed seq lists.
+
+Otherwise the caller deletes it and replays the log. What this cannot catch: someone who edits
+the state *and* recomputes the checksum while keeping the log digest (possible only with write
+access to the store file, with which the log itself could be rewritten too). The log is the
+record; a snapshot only saves replay time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Callable
+
+from ..errors import DataError, Problem
+from . import codec
+from .state import State, fold
+from .store import Entry
+
+SNAPSHOT_VERSION = 2
+
+
+class _Entries(dict):
+    """Entries by seq; those before a snapshot are read from the store on first use."""
+
+    def __init__(self, loader: Callable[[int], Entry] | None = None):
+        super().__init__()
+        self._loader = loader
+
+    def __missing__(self, seq: int) -> Entry:
+        if self._loader is None:
+            raise KeyError(seq)
+        entry = self[seq] = self._loader(seq)
+        return entry
+
+
+class BadSnapshot(Exception):
+    """Why a snapshot was not used (it is then deleted and the log replayed). Internal."""
+
+
+def _checksum(body: Any) -> str:
+    return hashlib.sha256(codec.canonical(body).encode("utf-8")).hexdigest()
+
+
+class Replay:
+    """The fold of a log: state, the command entries in effect (with the state after each), the redo stack.
+
+    After a snapshot, states before it are not known (None) until an undo reaches them; then
+    ``load_all`` gives the whole log and they are replayed once.
+    """
+
+    def __init__(self, loader: Callable[[int], Entry] | None = None,
+                 load_all: Callable[[], list[Entry]] | None = None) -> None:
+        self.entries: dict[int, Entry] = _Entries(loader)
+        self.applied: list[tuple[int, State | None]] = []
+        self.redo: list[int] = []
+        self.state = State()
+        self.last_seq = 0
+        #: The chained digest of entry ``last_seq`` ("" before the first entry).
+        self.digest = ""
+        self._load_all = load_all
+
+    # ------------------------------------------------------------------ snapshots
+
+    def snapshot(self) -> bytes:
+        body = {"version": SNAPSHOT_VERSION, "seq": self.last_seq, "log_digest": self.digest,
+                "state": codec.encode(self.state), "applied": [s for s, _ in self.applied],
+                "redo": list(self.redo)}
+        return codec.canonical({"body": body, "checksum": _checksum(body)}).encode("utf-8")
+
+    def restore(self, data: Any, log_digest: Callable[[int], str | None]) -> None:
+        """Start from a snapshot; ``log_digest(seq)`` is the store's digest of entry ``seq``.
+
+        Raises ``BadSnapshot`` (and changes nothing) unless every check in the module docstring passes.
+        """
+        try:
+            text = data.decode("utf-8") if isinstance(data, bytes) else data
+            if not isinstance(text, str):
+                raise BadSnapshot(f"not a JSON snapshot ({type(data).__name__})")
+            outer = json.loads(text, parse_constant=_refuse_constant)
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            raise BadSnapshot(f"unreadable ({exc})") from None
+        if type(outer) is not dict or set(outer) != {"body", "checksum"} or type(outer["body"]) is not dict:
+            raise BadSnapshot("not a snapshot record")
+        body = outer["body"]
+        if outer["checksum"] != _checksum(body):
+            raise BadSnapshot("its checksum does not match its contents")
+        if body.get("version") != SNAPSHOT_VERSION:
+            raise BadSnapshot(f"version {body.get('version')!r}, not {SNAPSHOT_VERSION}")
+        seq = body.get("seq")
+        if type(seq) is not int or seq < 1:
+            raise BadSnapshot("no log position")
+        if body.get("log_digest") != log_digest(seq):
+            raise BadSnapshot(f"it does not match the log at entry {seq}")
+        try:
+            state = codec.decode(body.get("state"), State, "state")
+            applied = codec.decode(body.get("applied"), tuple[int, ...], "applied")
+            redo = codec.decode(body.get("redo"), tuple[int, ...], "redo")
+        except codec.CodecError as exc:
+            raise BadSnapshot(str(exc)) from None
+        if (not applied or applied[0] != 1 or any(a >= b for a, b in zip(applied, applied[1:]))
+                or applied[-1] > seq or any(not 1 < r <= seq or r in applied for r in redo)):
+            raise BadSnapshot("its undo/redo stacks do not fit the log")
+        self.last_seq, self.state, self.redo, self.digest = seq, state, list(redo), body["log_digest"]
+        self.applied = [(s, None) for s in applied[:-1]] + [(applied[-1], state)]
+
+    # ------------------------------------------------------------------ folding
+
+    def _fill_states(self) -> None:
+        if self._load_all is None:
+            raise DataError(Problem("cannot undo past the snapshot: no log to replay"))
+        full = Replay()
+        for entry in self._load_all():
+            if entry.seq > self.last_seq:
+                break
+            full.add(entry)
+        if [s for s, _ in full.applied] != [s for s, _ in self.applied]:
+            raise DataError(Problem(f"the snapshot at entry {self.last_seq} does not match its log"))
+        self.applied = full.applied
+        self.entries.update(full.entries)
+
+    def add(self, entry: Entry) -> None:
+        if entry.seq != self.last_seq + 1:
+            raise DataError(Problem(f"log entry {entry.seq} follows {self.last_seq}: the log has a gap"))
+        if entry.kind in ("start", "command"):
+            if (entry.kind == "start") != (self.last_seq == 0):
+                raise DataError(Problem(f"log entry {entry.seq}: a game log starts with one setup entry, "
+                                        f"then commands"))
+            if entry.target is not None:
+                raise DataError(Problem(f"log entry {entry.seq}: a {entry.kind} entry has no target"))
+            self.state = _fold(entry, self.state)
+            self.applied.append((entry.seq, self.state))
+            self.redo.clear()
+        elif entry.kind == "undo":
+            if len(self.applied) < 2 or self.applied[-1][0] != entry.target:
+                raise DataError(Problem(f"log entry {entry.seq}: undo of {entry.target}, which is not the last command in effect"))
+            if entry.events:
+                raise DataError(Problem(f"log entry {entry.seq}: an undo carries no events"))
+            if self.applied[-2][1] is None:
+                self._fill_states()
+            self.redo.append(self.applied.pop()[0])
+            self.state = self.applied[-1][1]
+        elif entry.kind == "redo":
+            if not self.redo or self.redo[-1] != entry.target:
+                raise DataError(Problem(f"log entry {entry.seq}: redo of {entry.target}, which is not the last undone command"))
+            if entry.events:
+                raise DataError(Problem(f"log entry {entry.seq}: a redo carries no events"))
+            self.redo.pop()
+            self.state = _fold(self.entries[entry.target], self.state)
+            self.applied.append((entry.target, self.state))
+        else:
+            raise DataError(Problem(f"log entry {entry.seq}: unknown kind {entry.kind!r}"))
+        self.entries[entry.seq] = entry
+        self.last_seq = entry.seq
+        self.digest = entry.digest
+
+    @property
+    def in_effect(self) -> set[int]:
+        return {seq for seq, _ in self.applied}
+
+
+def _fold(entry: Entry, state: State) -> State:
+    """Fold an entry's events; a log whose events do not fit the state (a player index out of
+    range, a missing outpost) is a damaged or forged log, reported as such."""
+    try:
+        return fold(entry.events, state)
+    except (IndexError, KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise DataError(Problem(f"log entry {entry.seq}: its events do not fit the game "
+                                f"({type(exc).__name__}: {exc})")) from None
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number")
