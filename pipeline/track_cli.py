@@ -7,9 +7,11 @@ exit code 1. Commands act on the current game unless ``--game ID`` names another
 
 from __future__ import annotations
 
+import errno
 import inspect
 import json
 import shlex
+import sqlite3
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,11 +20,14 @@ from typing import Annotated, Any, Iterator, Optional
 import typer
 
 from engine.errors import CardpressError
+from engine.limits import MAX_IMPORT_BYTES
+from engine.paths import read_bounded
 from engine.tracker import LiveGame, Store, resume
 from engine.tracker.core import CORE_COMMANDS
-from engine.tracker.session import import_game
+from engine.tracker.session import import_game, intact_export, parse_log
 from engine.tracker.view import live_status, log_lines
 
+from .atomic import atomic_write
 from .track_view import board, log_text, outcome_lines
 
 app = typer.Typer(
@@ -51,14 +56,24 @@ Why = Annotated[str, typer.Option("--why", help="Reason to record in the log (th
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
+def _fail(message: str) -> None:
+    typer.secho(f"error: {message}", err=True, fg=typer.colors.RED)
+    raise typer.Exit(1)
+
+
 @contextmanager
 def _store(db: Path | None) -> Iterator[Store]:
     try:
-        with Store(db or default_db()) as store:
+        if db is None:
+            db = default_db()
+            # Only our own default folder is created; a --db in a missing folder is a typo to report.
+            db.parent.mkdir(parents=True, exist_ok=True)
+        with Store(db) as store:
             yield store
     except CardpressError as exc:
-        typer.secho(f"error: {exc}", err=True, fg=typer.colors.RED)
-        raise typer.Exit(1) from None
+        _fail(str(exc))
+    except sqlite3.Error as exc:   # anything the store did not already name
+        _fail(f"{db}: {exc}")
 
 
 def _live(store: Store, game: str | None) -> LiveGame:
@@ -178,34 +193,43 @@ def log(db: Db = None, game: GameId = None, tail: Annotated[int, typer.Option(he
 
 @app.command("export", rich_help_panel=GAMES)
 def export(game_id: Annotated[str, typer.Argument(help="Game id.")], db: Db = None,
-           output: Annotated[Optional[Path], typer.Option("--output", "-o", help="File (default: stdout).")] = None) -> None:
-    """Write a game's whole log as JSON.
+           output: Annotated[Optional[Path], typer.Option("--output", "-o", help="File (default: stdout).")] = None,
+           intact: Annotated[bool, typer.Option("--intact", help="A damaged game: save the entries before the damage.")] = False) -> None:
+    """Write a game's whole log as JSON (the file is replaced only once it is complete).
 
     Example: cardpress track export backrooms-1a2b3c -o game.json
     """
     with _store(db) as store:
-        text = json.dumps(LiveGame(store, game_id).export(), ensure_ascii=False, indent=1)
+        if intact:
+            data, kept, why = intact_export(store, game_id)
+        else:
+            data, kept, why = LiveGame(store, game_id).export(), 0, ""
+        text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
         if output:
-            output.write_text(text + "\n", encoding="utf-8")
+            try:
+                with atomic_write(output) as tmp:
+                    tmp.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                reason = "the disk is full" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
+                _fail(f"cannot write {output}: {reason}; the previous file (if any) is unchanged")
             typer.echo(f"wrote {output}")
         else:
-            typer.echo(text)
+            typer.echo(text, nl=False)
+        if intact:
+            tail = f" (it stops there: {why})" if why else " (the whole log)"
+            typer.secho(f"saved entries 1..{kept} of game {game_id}{tail}", err=True)
 
 
 @app.command("import", rich_help_panel=GAMES)
 def import_(file: Annotated[Path, typer.Argument(help="A JSON log from `track export`.", exists=True, dir_okay=False)],
             db: Db = None, as_id: Annotated[Optional[str], typer.Option("--as", help="Store under this id.")] = None) -> None:
-    """Store a game log exported elsewhere (checked by replaying it) and make it current.
+    """Store a game log exported elsewhere (checked completely first) and make it current.
 
     Example: cardpress track import game.json --as table-2
     """
     with _store(db) as store:
-        try:
-            data = json.loads(file.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            typer.secho(f"error: {file}: not a JSON game log ({exc})", err=True, fg=typer.colors.RED)
-            raise typer.Exit(1) from None
-        live = import_game(store, data, as_id)
+        data = parse_log(read_bounded(file, MAX_IMPORT_BYTES, "game log"), file)
+        live = import_game(store, data, as_id, source=file)
         typer.echo(live.id)
 
 

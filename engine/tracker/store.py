@@ -44,6 +44,7 @@ import hashlib
 import json
 import os
 import secrets
+import shutil
 import sqlite3
 import stat
 import time
@@ -100,6 +101,9 @@ PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign
 #: Seconds a command waits for another writer's transaction before giving up.
 BUSY_SECONDS = 5.0
 
+#: Free space below which an SQLite I/O error is taken for a full disk (a WAL frame is ~4 KB).
+LOW_DISK_BYTES = 64 * 1024
+
 #: ``FILE.seqs`` format marker.
 SEQS_FORMAT = "cardpress-seqs"
 
@@ -126,8 +130,8 @@ class NotAStore(StoreError):
 class StoreDamaged(StoreError):
     """The store, or one game in it, is damaged; ``last_good`` entries of ``game_id`` are intact."""
 
-    def __init__(self, message: str, game_id: str | None = None, last_good: int | None = None):
-        self.game_id, self.last_good = game_id, last_good
+    def __init__(self, message: str, game_id: str | None = None, last_good: int | None = None, why: str = ""):
+        self.game_id, self.last_good, self.why = game_id, last_good, why or message
         super().__init__(message)
 
 
@@ -246,7 +250,7 @@ def _damaged_game(path: Path, game_id: str, last_good: int, why: str) -> StoreDa
     else:
         tail = "not even its first entry is intact"
     return StoreDamaged(f"game {game_id} in {path} is damaged after entry {last_good} (the last good entry): "
-                        f"{why}; {tail}", game_id, last_good)
+                        f"{why}; {tail}", game_id, last_good, why)
 
 
 def _damaged_file(path: Path, exc: BaseException) -> StoreDamaged:
@@ -268,6 +272,8 @@ class Store:
         self.seqs_path = self.path.with_name(self.path.name + ".seqs")
         self._pending: dict[str, tuple[int, str]] = {}
         self.conn: sqlite3.Connection | None = None
+        #: Why the file is damaged, when it opened only for reading what is left (see ``_open_damaged``).
+        self.damage: str = ""
         self._check_file()
         try:
             self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_SECONDS)
@@ -276,10 +282,43 @@ class Store:
             self._check_schema()
         except sqlite3.Error as exc:
             self.close()
-            raise self._error(exc, "open") from None
+            error = self._error(exc, "open")
+            if not isinstance(error, StoreDamaged) or not self._open_damaged(str(exc)):
+                raise error from None
         except BaseException:
             self.close()
             raise
+
+    def _open_damaged(self, damage: str) -> bool:
+        """Open a damaged file read-only, to name its games and recover their intact entries.
+
+        ``writable_schema`` makes SQLite read a truncated file up to its end instead of refusing
+        it whole (its header promises more pages than there are); ``query_only`` keeps us from
+        writing to it.
+        """
+        try:
+            conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_SECONDS)
+            conn.execute("PRAGMA writable_schema=ON")
+            conn.execute("PRAGMA query_only=ON")
+            marker = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+        except sqlite3.Error:
+            return False
+        if not marker or marker[0] != STORE_FORMAT:
+            conn.close()
+            return False
+        self.conn, self.damage = conn, damage
+        return True
+
+    def _refuse_damaged(self) -> None:
+        if self.damage:
+            names = ""
+            try:
+                ids = [r[0] for r in self.conn.execute("SELECT id FROM games NOT INDEXED")]
+                names = f"; games in it: {', '.join(map(str, ids))}" if ids else ""
+            except sqlite3.Error:
+                pass
+            raise StoreDamaged(f"{self.path} is damaged ({self.damage}){names}; `cardpress track export GAME "
+                               f"--intact -o FILE` saves the entries of a game that are still intact")
 
     # ------------------------------------------------------------------ opening
 
@@ -294,12 +333,18 @@ class Store:
         if st is None:
             if not path.parent.is_dir():
                 raise StoreUnavailable(f"cannot create {path}: the folder {path.parent} does not exist")
+            if not os.access(path.parent, os.W_OK):
+                raise StoreUnavailable(f"cannot create {path}: its folder is read-only")
             self._create()
             return
         if stat.S_ISDIR(st.st_mode):
             raise StoreUnavailable(f"{path} is a folder, not a game store file (give --db a file name)")
         if not stat.S_ISREG(st.st_mode):
             raise StoreUnavailable(f"{path} is not a regular file")
+        if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
+            # SQLite needs to write the file and its -wal/-shm beside it, even to read a WAL store.
+            raise StoreUnavailable(f"{path} is read-only (or its folder is): cardpress writes the store and its "
+                                   f"-wal/-shm files beside it, even to read it")
         wal = path.with_name(path.name + "-wal")
         if st.st_size == 0 and not (wal.is_file() and wal.stat().st_size > 0):
             # SQLite would take 0 bytes for a new empty database; but every store we create has
@@ -401,7 +446,7 @@ class Store:
         """One of our errors, naming the file, for an sqlite3 error while ``doing`` something."""
         text = str(exc)
         low = text.lower()
-        if "full" in low:
+        if "full" in low or (("disk i/o" in low or "unable to open" in low) and self._disk_full()):
             return DiskFull(f"the disk is full: could not {doing} {self.path}; nothing was written "
                             f"(the command was not applied)")
         if "readonly" in low or "read-only" in low:
@@ -420,6 +465,13 @@ class Store:
                                                                               sqlite3.InterfaceError)):
             return _damaged_file(self.path, exc)
         return StoreError(f"{self.path}: {text}")
+
+    def _disk_full(self) -> bool:
+        """SQLite reports a full disk while creating its -wal/-shm files as an I/O error; look."""
+        try:
+            return shutil.disk_usage(self.path.parent).free < LOW_DISK_BYTES
+        except OSError:
+            return False
 
     def _os_error(self, exc: OSError, doing: str) -> StoreError:
         if exc.errno == errno.ENOSPC:
@@ -454,6 +506,7 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """``BEGIN IMMEDIATE`` … ``COMMIT`` (rolled back on any exception); then ``FILE.seqs`` is updated."""
+        self._refuse_damaged()
         with self._guard("write"):
             self.conn.execute("BEGIN IMMEDIATE")
         self._pending = {}
@@ -534,7 +587,7 @@ class Store:
 
     def game(self, game_id: str) -> GameRow:
         with self._guard("read"):
-            row = self.conn.execute("SELECT id, game, ruleset, players, created FROM games WHERE id = ?",
+            row = self.conn.execute("SELECT id, game, ruleset, players, created FROM games NOT INDEXED WHERE id = ?",
                                     (game_id,)).fetchone()
         if row is None:
             mark = self._read_marks().get(game_id)
@@ -550,6 +603,7 @@ class Store:
 
         Raises ``StoreDamaged`` when a game ``FILE.seqs`` recorded is gone (lost WAL frames).
         """
+        self._refuse_damaged()
         with self._guard("read"):
             rows = self.conn.execute(
                 "SELECT g.id, g.game, g.ruleset, g.players, g.created, COUNT(e.seq), "
@@ -619,6 +673,9 @@ class Store:
 
         Raises ``StoreDamaged`` naming the last good entry. Reads the stored text only: ~1 µs per entry.
         """
+        if self.damage:
+            kept, _ = self.intact_entries(game_id)
+            raise _damaged_game(self.path, game_id, len(kept), f"the database file is damaged ({self.damage})")
         good, digest, why = self._walk(game_id)
         if why:
             raise _damaged_game(self.path, game_id, good, why)
@@ -686,30 +743,24 @@ class Store:
     def intact_entries(self, game_id: str) -> tuple[list[Entry], str]:
         """The longest readable, chain-checked prefix of a game's log, and why it stops ("" = complete).
 
-        Reads row by row, so SQLite-level damage later in the table does not hide earlier entries.
+        Scans the table itself in insertion order (not through its index, whose pages may be the
+        damaged ones) and stops at the first row that cannot be read or does not chain.
         """
         out: list[Entry] = []
         previous = ""
-        while True:
-            seq = len(out) + 1
-            try:
-                row = self.conn.execute(f"SELECT {self._COLUMNS} FROM entries WHERE game_id = ? AND seq = ?",
-                                        (game_id, seq)).fetchone()
-            except sqlite3.DatabaseError as exc:
-                return out, f"entry {seq}: the database file is damaged ({exc})"
-            if row is None:
+        try:
+            cursor = self.conn.execute(f"SELECT {self._COLUMNS} FROM entries NOT INDEXED WHERE game_id = ? "
+                                       "ORDER BY rowid", (game_id,))
+            for row in cursor:
                 try:
-                    more = self.conn.execute("SELECT COUNT(*) FROM entries WHERE game_id = ? AND seq > ?",
-                                             (game_id, seq)).fetchone()[0]
-                except sqlite3.DatabaseError as exc:
-                    return out, f"after entry {seq - 1}: the database file is damaged ({exc})"
-                return out, (f"entry {seq} is missing" if more else "")
-            try:
-                entry = self._checked(game_id, row, previous, seq)
-            except StoreDamaged as exc:
-                return out, str(exc).split(": ", 1)[-1].split("; ")[0]
-            out.append(entry)
-            previous = entry.digest
+                    entry = self._checked(game_id, row, previous, len(out) + 1)
+                except StoreDamaged as exc:
+                    return out, exc.why
+                out.append(entry)
+                previous = entry.digest
+        except sqlite3.DatabaseError as exc:
+            return out, f"the database file is damaged after that ({exc})"
+        return out, ""
 
     # ------------------------------------------------------------------ snapshots (a cache)
 
