@@ -20,10 +20,13 @@ from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.lib.utils import ImageReader
 from reportlab.platypus import Flowable, Paragraph
 
+from engine import limits
 from engine.cards import Card
-from engine.errors import CardpressError
+from engine.errors import CardpressError, Location
+from engine.paths import UnsafePath, check_regular, confine
 
 from .art import normalised_art
 from .fonts import FontSet
@@ -34,18 +37,27 @@ _ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA
 
 
 class CardTextError(CardpressError):
-    """Text of a card cannot be printed: a glyph the font lacks, or text that cannot fit its box."""
+    """Text of a card cannot be printed: a glyph the font lacks, or text that cannot fit its box.
 
-    def __init__(self, card: str, field: str, message: str):
-        self.card, self.field = card, field
-        super().__init__(f"card {card!r}, field {field!r}: {message}")
+    ``where`` is the card's file and line (or, for a back, the template element), so the message
+    reads ``cards/units.yaml, line 12: card 'scout', field 'text': …``.
+    """
+
+    def __init__(self, card: str, field: str, message: str, where: Location | str | None = None):
+        self.card, self.field, self.where = card, field, where
+        prefix = f"{where}: " if where else ""
+        super().__init__(f"{prefix}card {card!r}, field {field!r}: {message}")
 
 
 class GlyphMissing(CardTextError):
-    def __init__(self, card: str, field: str, chars: str):
+    def __init__(self, card: str, field: str, chars: str, where: Location | str | None = None):
         self.chars = chars
         listing = " ".join(f"{c!r} (U+{ord(c):04X})" for c in chars)
-        super().__init__(card, field, f"the font has no glyph for {listing}; change the text or the font")
+        super().__init__(card, field, f"the font has no glyph for {listing}; change the text or the font", where)
+
+
+class CardImageError(CardTextError):
+    """An ``image`` element names a file outside the game folder, not an image, or one too large."""
 
 
 # Binary streams: ReportLab's default ASCII85-wraps every stream (images included), making
@@ -80,6 +92,31 @@ def color(value: str | None) -> Color | None:
     return c
 
 
+def _bounded_image(path: Path, fail) -> ImageReader:
+    """Decode an image element's file with the pixel limit (a decompression bomb is refused
+    before it is decoded) into 8-bit RGB(A), as ReportLab needs."""
+    from PIL import Image
+
+    try:
+        with Image.open(path) as img:
+            w, h = img.size
+            if w * h > limits.MAX_IMAGE_PIXELS:
+                raise fail(f"image {path.name!r} has {w} × {h} pixels; at most {limits.MAX_IMAGE_PIXELS:,} are read")
+            img.load()
+            if img.mode in ("I;16", "I;16B", "I;16L", "I"):
+                # 16-bit greyscale: scale to 8 bits (a plain convert clips everything to white).
+                img = img.point(lambda v: v / 256).convert("L")
+            if img.mode not in ("RGB", "RGBA", "L", "LA"):
+                img = img.convert("RGBA" if "A" in img.getbands() or "transparency" in img.info else "RGB")
+            else:
+                img = img.copy()
+    except CardImageError:
+        raise
+    except (Image.DecompressionBombError, OSError, ValueError, SyntaxError) as exc:
+        raise fail(f"image {path.name!r} cannot be read as an image ({exc})") from None
+    return ImageReader(img)
+
+
 class CardPainter:
     """Draws element lists for one build. Holds the caches (fitted sizes, normalised art)."""
 
@@ -92,6 +129,9 @@ class CardPainter:
         # row reuses them instead of wrapping again. Small, so memory stays flat.
         self._paragraphs: OrderedDict[tuple, tuple[Paragraph, float]] = OrderedDict()
         self._art_cache: dict[tuple, Path] = {}
+        self._images: dict[Path, ImageReader] = {}
+        #: Where the card being painted comes from (its file and line), for error messages.
+        self._where: Location | str | None = None
 
     def prepare_art(self, jobs: set[tuple[Path, float, float]], progress=None) -> None:
         """Normalise artworks ``(file, box w mm, box h mm)`` in parallel, before drawing.
@@ -125,7 +165,7 @@ class CardPainter:
     def _check_glyphs(self, text: str, card: str, field: str) -> None:
         missing = self.fonts.missing(text)
         if missing:
-            raise GlyphMissing(card, field, missing)
+            raise GlyphMissing(card, field, missing, self._where)
 
     # ------------------------------------------------------------------ element kinds
     @staticmethod
@@ -167,7 +207,7 @@ class CardPainter:
         c.setStrokeColor(color(e.get("color", "#000000")))
         c.setLineWidth(float(e.get("width", 0.5)))
         if e.get("dash"):
-            c.setDash(*e["dash"])
+            c.setDash(e["dash"])
         c.line(float(e["x1"]) * mm, (self.h_mm - float(e["y1"])) * mm,
                float(e["x2"]) * mm, (self.h_mm - float(e["y2"])) * mm)
         c.restoreState()
@@ -200,7 +240,8 @@ class CardPainter:
         if width > w:
             size = size * w / width
             if size < min_size - 1e-6:
-                raise CardTextError(card, field, f"{text!r} is too long for its {w / mm:.1f} mm line even at {min_size:g} pt")
+                raise CardTextError(card, field, f"{text!r} is too long for its {w / mm:.1f} mm line even at "
+                                    f"{min_size:g} pt", self._where)
             width = stringWidth(text, font, size)
         # Baseline so the em box (ascent ~0.88, descent ~0.12 for Noto Sans) centres in the box.
         base = y + (h - size) / 2 + 0.14 * size
@@ -236,17 +277,21 @@ class CardPainter:
         recent = self._paragraphs.get(key)
         if recent is not None:
             para, ph = recent
-        elif fitted_size is None:
-            try:
-                fitted = fit_paragraph(markup, style, w, h, size, min_size)
-            except TextOverflow as exc:
-                raise CardTextError(card, field, f"text does not fit its box even at {min_size:g} pt ({exc})") from None
-            self._fit_sizes[key] = fitted.size
-            para, ph = fitted.paragraph, fitted.height
         else:
-            style.fontSize, style.leading = fitted_size, fitted_size * leading
-            para = Paragraph(markup, style)
-            _, ph = para.wrap(w, h)
+            try:
+                if fitted_size is None:
+                    fitted = fit_paragraph(markup, style, w, h, size, min_size)
+                    self._fit_sizes[key] = fitted.size
+                    para, ph = fitted.paragraph, fitted.height
+                else:
+                    style.fontSize, style.leading = fitted_size, fitted_size * leading
+                    para = Paragraph(markup, style)
+                    _, ph = para.wrap(w, h)
+            except TextOverflow as exc:
+                raise CardTextError(card, field, f"text does not fit its box even at {min_size:g} pt ({exc})",
+                                    self._where) from None
+            except ValueError as exc:  # ReportLab's paragraph parser on markup it cannot read
+                raise CardTextError(card, field, f"paragraph markup cannot be read: {exc}", self._where) from None
         if recent is None:
             self._paragraphs[key] = (para, ph)
             if len(self._paragraphs) > _RECENT_PARAGRAPHS:
@@ -308,18 +353,42 @@ class CardPainter:
             c.setFont(self.fonts.bold, size)
             c.drawCentredString(x + w / 2, y + h / 2 - size * 0.36, label)
 
-    def _image(self, c, e: Element) -> None:
+    def _image(self, c, e: Element, card: str) -> None:
         x, y, w, h = self._box(e)
-        src = Path(str(e["src"]))
-        if not src.is_absolute() and self.base_dir is not None:
-            src = self.base_dir / src
-        c.drawImage(str(src), x, y, w, h, mask="auto", preserveAspectRatio=bool(e.get("keep_ratio", True)))
+        c.drawImage(self._image_reader(e, card), x, y, w, h, mask="auto",
+                    preserveAspectRatio=bool(e.get("keep_ratio", True)))
+
+    def _image_reader(self, e: Element, card: str) -> ImageReader:
+        """The image of an ``image`` element: a regular file inside the game folder, within the
+        pixel limit, decoded once per build."""
+        src = Path(e["src"])
+        where = e.source or self._where
+
+        def fail(message: str) -> CardImageError:
+            return CardImageError(card, "src", message, where)
+
+        if self.base_dir is None:
+            raise fail("an image element needs a game folder to read from")
+        try:
+            real = confine(self.base_dir / src, [self.base_dir], "image")
+            check_regular(real, "image")
+        except UnsafePath as exc:
+            raise fail(str(exc)) from None
+        if not real.is_file():
+            raise fail(f"image file {str(src)!r} not found in the game folder")
+        cached = self._images.get(real)
+        if cached is None:
+            cached = self._images[real] = _bounded_image(real, fail)
+        return cached
 
     # ------------------------------------------------------------------ entry point
     def paint(self, c, elements: Sequence[Element], card: Card | None = None, label: str = "back") -> None:
         """Draw ``elements`` with the card's trim bottom-left at the canvas origin."""
         name = card.id if card is not None else label
+        self._where = card.where if card is not None else None
         for e in elements:
+            if card is None:
+                self._where = e.source or None
             kind = e.kind
             if kind == "rect":
                 self._rect(c, e)
@@ -336,7 +405,7 @@ class CardPainter:
             elif kind == "polygon":
                 self._polygon(c, e)
             elif kind == "image":
-                self._image(c, e)
+                self._image(c, e, name)
 
 
 class CardFlowable(Flowable):

@@ -3,7 +3,8 @@
 The template sees the game definition and nothing else typed by hand: ``game``, ``rules``,
 ``deck``, ``card_types``, ``zones``, ``phases``, ``keywords``, plus small filters that turn
 definition values into Chinese (``face``, ``owner``, ``capacity``, ``kind``, ``value_range``).
-``StrictUndefined`` makes a misspelt name an error instead of an empty string.
+``StrictUndefined`` makes a misspelt name an error instead of an empty string. Templates render
+in the sandbox of ``pipeline.layout.env`` (a game folder's rulebook is as untrusted as its cards).
 
 A game folder may carry its own ``templates/rulebook.md.j2`` / ``templates/glossary.yaml`` (the
 same ``templates/`` its card layouts use); otherwise the shipped ones for the game's id are used.
@@ -17,16 +18,17 @@ Example::
 
 from __future__ import annotations
 
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jinja2
-import yaml
-
 from engine.definitions import FieldSpec, GameDefinition, Zone, load_game
-from engine.paths import templates_root
+from engine.errors import CardpressError
+from engine import limits
+from engine.paths import UnsafePath, check_regular, confine, templates_root
+from engine.yamlio import line_of, load_yaml
+from pipeline.layout.env import (CardpressEnvironment, TemplateFailure, failure, load, make_environment,
+                                 own_templates_dir, render)
 
 from .errors import RulebookTemplateError
 
@@ -103,32 +105,34 @@ def _value_range(spec: FieldSpec) -> str:
 # ---------------------------------------------------------------------------- rendering
 
 
-def _template_dirs(game: GameDefinition) -> tuple[list[str], str, Path]:
+def _template_dirs(game: GameDefinition) -> tuple[list[Path], str, Path]:
     """Search path, template name and the template's path for a game."""
     root = templates_root()
     own = _own_dir(game)
     if own is not None and (own / RULEBOOK_TEMPLATE).is_file():
-        return [str(own), str(root)], RULEBOOK_TEMPLATE, own / RULEBOOK_TEMPLATE
+        return [own, root], RULEBOOK_TEMPLATE, own / RULEBOOK_TEMPLATE
     path = root / game.id / RULEBOOK_TEMPLATE
     if not path.is_file():
         raise RulebookTemplateError(f"no rulebook for game {game.id!r}: {path} does not exist")
-    return [str(root)], f"{game.id}/{RULEBOOK_TEMPLATE}", path
+    return [root], f"{game.id}/{RULEBOOK_TEMPLATE}", path
 
 
-def _environment(search_path: list[str]) -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(search_path),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
+def _allowed_roots(game: GameDefinition) -> list[Path]:
+    roots = [templates_root()]
+    if game.folder is not None:
+        roots.insert(0, game.folder / "templates")
+    return roots
+
+
+def _environment(search_path: list[Path], roots: list[Path]) -> CardpressEnvironment:
+    return make_environment(
+        search_path, roots,
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         extensions=["jinja2.ext.do"],
         autoescape=False,  # Markdown, not HTML: the Markdown stage escapes on output.
+        filters=dict(face=_face, owner=_owner, capacity=_capacity, limit=_limit, kind=_kind,
+                     value_range=_value_range),
     )
-    env.filters.update(
-        face=_face, owner=_owner, capacity=_capacity, limit=_limit, kind=_kind, value_range=_value_range
-    )
-    return env
 
 
 def template_context(game: GameDefinition) -> dict[str, Any]:
@@ -144,31 +148,19 @@ def template_context(game: GameDefinition) -> dict[str, Any]:
     }
 
 
-def _where(exc: BaseException, fallback: Path) -> str:
-    """'file, line N' of the template frame an exception came from (Jinja rewrites tracebacks)."""
-    if isinstance(exc, jinja2.TemplateSyntaxError):
-        return f"{exc.filename or fallback}, line {exc.lineno}"
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if frame.filename.endswith((".j2", ".yaml")):
-            return f"{frame.filename}, line {frame.lineno}"
-    return str(fallback)
-
-
-def _render(env: jinja2.Environment, name: str, ctx: dict[str, Any], path: Path) -> str:
+def _render(env: CardpressEnvironment, name: str, ctx: dict[str, Any], path: Path) -> str:
     try:
-        return env.get_template(name).render(ctx)
-    except jinja2.TemplateError as exc:
-        raise RulebookTemplateError(f"{_where(exc, path)}: {exc.message or exc}") from None
-    except (AttributeError, KeyError, TypeError, ValueError) as exc:
-        raise RulebookTemplateError(f"{_where(exc, path)}: {type(exc).__name__}: {exc}") from None
+        return render(load(env, [name]), ctx)
+    except TemplateFailure as exc:
+        raise RulebookTemplateError(f"{exc.where or path}: {exc.message}") from None
 
 
 def _own_dir(game: GameDefinition) -> Path | None:
     """A game folder's own ``templates/`` (as for card layouts), if it has one."""
-    if game.folder is None:
-        return None
-    own = game.folder / "templates"
-    return own if own.is_dir() else None
+    try:
+        return own_templates_dir(game.folder)
+    except UnsafePath as exc:
+        raise RulebookTemplateError(str(exc)) from None
 
 
 def glossary_path(game: GameDefinition) -> Path:
@@ -178,45 +170,73 @@ def glossary_path(game: GameDefinition) -> Path:
     return templates_root() / game.id / GLOSSARY_FILE
 
 
-def load_glossary(game: GameDefinition, env: jinja2.Environment | None = None) -> tuple[GlossaryEntry, ...]:
+def _glossary_problem(path: Path, container: Any, key: Any, message: str) -> RulebookTemplateError:
+    line = line_of(container, key)
+    return RulebookTemplateError(f"{path}{f', line {line}' if line else ''}: {message}")
+
+
+def load_glossary(game: GameDefinition, env: CardpressEnvironment | None = None) -> tuple[GlossaryEntry, ...]:
     """Read ``glossary.yaml`` (a list of {term, definition, see, aliases}); render each definition.
 
     Definitions are Jinja too, so ``{{ rules.outpost_hp }}`` works there as in the rulebook.
-    A game without a glossary file gets its keywords' summaries.
+    The file is read by the project's lined YAML loader: errors name their line, and a term
+    such as ``NO`` stays the text "NO". A game without a glossary file gets its keywords'
+    summaries.
     """
     path = glossary_path(game)
-    env = env or _environment([str(templates_root())])
+    env = env or _environment([templates_root()], _allowed_roots(game))
     ctx = template_context(game)
     if not path.is_file():
         return tuple(GlossaryEntry(k.term, k.summary) for k in game.keywords)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or []
-    except yaml.YAMLError as exc:
-        raise RulebookTemplateError(f"{path}: not valid YAML: {exc}") from None
+        confine(path, _allowed_roots(game), "glossary")
+        check_regular(path, "glossary")
+        if path.stat().st_size > limits.MAX_TEXT_FILE_BYTES:
+            raise UnsafePath(f"glossary {str(path)!r} is larger than {limits.MAX_TEXT_FILE_BYTES // 2**20} MB")
+    except UnsafePath as exc:
+        raise RulebookTemplateError(str(exc)) from None
+    try:
+        raw = load_yaml(path)
+    except CardpressError as exc:
+        raise RulebookTemplateError(f"glossary: {exc}") from None
+    if raw is None:
+        raw = []
     if not isinstance(raw, list):
-        raise RulebookTemplateError(f"{path}: expected a list of entries with 'term' and 'definition'")
+        raise _glossary_problem(path, raw, None, "expected a list of entries with 'term' and 'definition'")
     entries, seen = [], set()
     for i, item in enumerate(raw, 1):
-        if not isinstance(item, dict) or not item.get("term") or not item.get("definition"):
-            raise RulebookTemplateError(f"{path}: entry {i} needs 'term' and 'definition'")
+        if not isinstance(item, dict) or item.get("term") in (None, "") or item.get("definition") in (None, ""):
+            raise _glossary_problem(path, raw, i - 1, f"entry {i} needs 'term' and 'definition'")
+        unknown = set(item) - {"term", "definition", "see", "aliases"}
+        if unknown:
+            bad = sorted(map(str, unknown))[0]
+            raise _glossary_problem(path, item, bad, f"entry {i}: unknown key {bad!r} (an entry has term, "
+                                    f"definition, see, aliases)")
         term = str(item["term"])
         if term in seen:
-            raise RulebookTemplateError(f"{path}: term {term!r} is defined twice")
+            raise _glossary_problem(path, item, "term", f"term {term!r} is defined twice")
         seen.add(term)
+        lists = {}
+        for key in ("see", "aliases"):
+            value = item.get(key) or []
+            if isinstance(value, str) or not isinstance(value, list):
+                raise _glossary_problem(path, item, key, f"entry {term!r}: {key!r} must be a list of terms")
+            lists[key] = tuple(str(v) for v in value)
         try:
-            definition = env.from_string(str(item["definition"])).render(ctx).strip()
-        except (jinja2.TemplateError, AttributeError, KeyError, TypeError) as exc:
-            raise RulebookTemplateError(f"{path}: entry {term!r}: {exc}") from None
-        entries.append(GlossaryEntry(
-            term, definition,
-            tuple(str(s) for s in item.get("see") or ()),
-            tuple(str(a) for a in item.get("aliases") or ()),
-        ))
+            template = env.from_named_string(str(item["definition"]), str(path))
+            definition = render(template, ctx).strip()
+        except Exception as exc:  # noqa: BLE001 - syntax errors compile here; render errors are TemplateFailure
+            problem = failure(exc)
+            line = line_of(item, "definition")
+            if line and problem.file == str(path) and problem.line:
+                line += problem.line - 1  # a line inside a multi-line definition
+            raise RulebookTemplateError(f"{path}, line {line}: entry {term!r}, definition: {problem.message}") from None
+        entries.append(GlossaryEntry(term, definition, lists["see"], lists["aliases"]))
     known = {n for e in entries for n in e.names}
-    for e in entries:
+    for e, item in zip(entries, raw):
         for s in e.see:
             if s not in known:
-                raise RulebookTemplateError(f"{path}: entry {e.term!r} refers to unknown term {s!r} in 'see'")
+                raise _glossary_problem(path, item, "see", f"entry {e.term!r} refers to unknown term {s!r} in 'see'")
     return tuple(entries)
 
 
@@ -224,6 +244,6 @@ def render_source(game: GameDefinition | str | Path) -> RulebookSource:
     """Render the rulebook Markdown and glossary of ``game`` (a definition, shipped id or folder)."""
     definition = game if isinstance(game, GameDefinition) else load_game(game)
     search, name, path = _template_dirs(definition)
-    env = _environment(search)
+    env = _environment(search, _allowed_roots(definition))
     text = _render(env, name, template_context(definition), path)
     return RulebookSource(definition, text, load_glossary(definition, env), path)

@@ -1,0 +1,342 @@
+"""The element schema: what a template's element list may contain, checked once at render time so
+drawing code never sees raw input.
+
+Every kind has required keys, optional keys and a type per key; a missing key, an unknown key
+or a bad value is an ``ElementError`` naming the element number and key (the caller adds the
+template and the card). Values come out normalised: numbers as finite floats, colours as
+``#rrggbb``/``#rrggbbaa`` (or None for ``none``), text as str.
+
+Element lists are parsed by ``parse_elements``: one flow mapping per line (what every shipped
+template writes) goes through ``json``; anything else through libyaml's safe loader.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import yaml
+
+from engine import limits
+
+from .markup import MarkupError, check_markup
+
+try:  # libyaml is ~10× faster on the element lists we parse per card
+    _YAML_LOADER = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - wheels without libyaml
+    _YAML_LOADER = yaml.SafeLoader
+
+#: Coordinates may reach well into the bleed and beyond, but not to absurd values that only
+#: confuse PDF viewers.
+MAX_COORD_MM = 10 * limits.MAX_CARD_MM
+#: Font sizes in points; a 400 mm card's title is far below this.
+MAX_FONT_PT = 500.0
+#: Line widths in points.
+MAX_STROKE_PT = 100.0
+#: Line spacing as a multiple of the font size.
+MAX_LEADING = 10.0
+#: Characters of one text or paragraph: a field's limit, with room for markup tags and sections.
+MAX_TEXT_CHARS = 10 * limits.MAX_FIELD_CHARS
+#: Points of one polygon and items of one dash pattern.
+MAX_POINTS = 1000
+MAX_DASH = 16
+
+ELEMENT_KINDS = frozenset({"rect", "circle", "line", "text", "para", "art", "image", "polygon"})
+
+
+class ElementError(ValueError):
+    """One element breaks the schema. ``number`` is 1-based; ``key`` None for the whole element."""
+
+    def __init__(self, number: int, key: str | None, message: str):
+        self.number, self.key, self.message = number, key, message
+        where = f"element {number}" + (f", key {key!r}" if key else "")
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class Element:
+    """One validated drawing instruction. ``field`` (in props) names the card field its text comes
+    from; ``source`` says which template and element it is, for errors raised while drawing."""
+
+    kind: str
+    props: dict[str, Any]
+    source: str = field(default="", compare=False)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.props[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.props.get(key, default)
+
+
+# ---------------------------------------------------------------------------- value checks
+
+
+class _Bad(Exception):
+    """A value check failed (internal: becomes an ElementError with number and key)."""
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _Bad(f"must be a number, got {value!r}")
+    result = float(value)
+    if not math.isfinite(result):
+        raise _Bad(f"must be a finite number, got {value!r}")
+    return result
+
+
+def _coord(value: Any) -> float:
+    v = _number(value)
+    if abs(v) > MAX_COORD_MM:
+        raise _Bad(f"{v:g} mm is far off the card (at most ±{MAX_COORD_MM:g})")
+    return v
+
+
+def _length(value: Any) -> float:
+    v = _coord(value)
+    if v < 0:
+        raise _Bad(f"must be 0 or more, got {v:g}")
+    return v
+
+
+def _bounded_positive(limit: float, unit: str) -> Callable[[Any], float]:
+    def check(value: Any) -> float:
+        v = _number(value)
+        if not 0 < v <= limit:
+            raise _Bad(f"must be above 0 and at most {limit:g}{unit}, got {v:g}")
+        return v
+    return check
+
+
+_font_size = _bounded_positive(MAX_FONT_PT, " pt")
+_stroke = _bounded_positive(MAX_STROKE_PT, " pt")
+_leading = _bounded_positive(MAX_LEADING, "")
+
+_HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
+
+
+def normal_color(value: Any) -> str:
+    """``#rgb``/``#rrggbb``/``#rrggbbaa`` → lower-case ``#rrggbb[aa]``; raises ValueError."""
+    if not isinstance(value, str) or not _HEX.fullmatch(value):
+        raise ValueError(f"must be a colour like \"#1e1e1e\" (#rgb, #rrggbb or #rrggbbaa), got {value!r}")
+    if len(value) == 4:
+        value = "#" + "".join(ch * 2 for ch in value[1:])
+    return value.lower()
+
+
+def _color(value: Any) -> str:
+    try:
+        return normal_color(value)
+    except ValueError as exc:
+        raise _Bad(str(exc)) from None
+
+
+def _color_or_none(value: Any) -> str | None:
+    if value is None or value == "none":
+        return None
+    try:
+        return normal_color(value)
+    except ValueError as exc:
+        raise _Bad(f"{exc} or none") from None
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _Bad(f"must be true or false, got {value!r}")
+    return value
+
+
+def _short_text(value: Any) -> str:
+    if not isinstance(value, str) or len(value) > MAX_TEXT_CHARS:
+        raise _Bad(f"must be text (at most {MAX_TEXT_CHARS:,} characters), got {value!r:.60}")
+    return value
+
+
+def _text(value: Any) -> str:
+    """A ``text`` element's text: a string or a number (templates often print a stat directly);
+    null is empty — never the word "None" on a card."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        raise _Bad(f"must be text, got {value!r}")
+    if isinstance(value, (int, float)):
+        return str(value)
+    return _short_text(value)
+
+
+def _markup(value: Any) -> str:
+    text = _text(value)
+    try:
+        check_markup(text)
+    except MarkupError as exc:
+        raise _Bad(str(exc)) from None
+    return text
+
+
+def _choice(*options: str) -> Callable[[Any], str]:
+    def check(value: Any) -> str:
+        if value not in options:
+            raise _Bad(f"must be one of {', '.join(options)}, got {value!r}")
+        return value
+    return check
+
+
+def _points(value: Any) -> list[tuple[float, float]]:
+    if not isinstance(value, list) or not 3 <= len(value) <= MAX_POINTS:
+        raise _Bad(f"must be a list of 3 to {MAX_POINTS} [x, y] pairs, got {value!r:.60}")
+    out = []
+    for n, pair in enumerate(value, 1):
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise _Bad(f"point {n} must be an [x, y] pair, got {pair!r:.40}")
+        try:
+            out.append((_coord(pair[0]), _coord(pair[1])))
+        except _Bad as exc:
+            raise _Bad(f"point {n}: {exc}") from None
+    return out
+
+
+def _dash(value: Any) -> list[float]:
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_DASH:
+        raise _Bad(f"must be a list of 1 to {MAX_DASH} dash lengths in points, got {value!r:.60}")
+    out = [_number(v) for v in value]
+    if any(v < 0 or v > MAX_COORD_MM for v in out) or not any(out):
+        raise _Bad(f"dash lengths must be 0 to {MAX_COORD_MM:g}, not all 0, got {value!r}")
+    return out
+
+
+# ---------------------------------------------------------------------------- the schema
+
+_BOX = {"x": _coord, "y": _coord, "w": _length, "h": _length}
+_PAINT = {"fill": _color_or_none, "stroke": _color_or_none, "stroke_width": _stroke}
+
+#: kind → (required keys, optional keys), each key → its check.
+SCHEMA: dict[str, tuple[dict[str, Callable], dict[str, Callable]]] = {
+    "rect": (_BOX, {**_PAINT, "radius": _length}),
+    "circle": ({"cx": _coord, "cy": _coord, "r": _length}, _PAINT),
+    "line": ({"x1": _coord, "y1": _coord, "x2": _coord, "y2": _coord},
+             {"color": _color, "width": _stroke, "dash": _dash}),
+    "polygon": ({"points": _points}, _PAINT),
+    "text": (_BOX, {"text": _text, "field": _short_text, "size": _font_size, "min_size": _font_size,
+                    "bold": _bool, "color": _color, "align": _choice("left", "center", "right")}),
+    "para": (_BOX, {"text": _markup, "field": _short_text, "size": _font_size, "min_size": _font_size,
+                    "leading": _leading, "color": _color,
+                    "align": _choice("left", "center", "right", "justify"),
+                    "valign": _choice("top", "middle", "bottom")}),
+    "art": (_BOX, {"radius": _length, "color": _color, "label": _text}),
+    "image": ({**_BOX, "src": _short_text}, {"keep_ratio": _bool}),
+}
+assert set(SCHEMA) == ELEMENT_KINDS
+
+#: The size a text/para element is set at when it names none (draw.py uses the same).
+DEFAULT_SIZE = {"text": 9.0, "para": 8.5}
+
+
+def validate_element(number: int, item: Any) -> tuple[str, dict[str, Any]]:
+    """``(kind, props)`` of one raw element, or ``ElementError``."""
+    if not isinstance(item, dict):
+        raise ElementError(number, None, f"must be a mapping like {{kind: rect, x: 0, …}}, got {item!r:.60}")
+    kind = item.get("kind")
+    if kind not in SCHEMA:
+        raise ElementError(number, "kind", f"must be one of {', '.join(sorted(ELEMENT_KINDS))}, got {kind!r}")
+    required, optional = SCHEMA[kind]
+    props: dict[str, Any] = {}
+    for key, value in item.items():
+        if key == "kind":
+            continue
+        check = required.get(key) or optional.get(key)
+        if check is None:
+            allowed = ", ".join([*required, *optional])
+            raise ElementError(number, str(key), f"unknown key for a {kind} element (allowed: {allowed})")
+        try:
+            props[key] = check(value)
+        except _Bad as exc:
+            raise ElementError(number, str(key), str(exc)) from None
+    for key in required:
+        if key not in props:
+            raise ElementError(number, key, f"missing; a {kind} element needs {', '.join(required)}")
+    if "min_size" in props:
+        size = props.get("size", DEFAULT_SIZE[kind])
+        if props["min_size"] > size:
+            raise ElementError(number, "min_size", f"{props['min_size']:g} pt is larger than the size {size:g} pt")
+    return kind, props
+
+
+def validate_elements(items: Any, source: str) -> list[Element]:
+    """Validated ``Element`` list of a parsed template output (``source`` names the template)."""
+    if items is None:
+        return []
+    if not isinstance(items, list):
+        raise ElementError(0, None, "the template must render a YAML list of elements")
+    out = []
+    for n, item in enumerate(items, 1):
+        kind, props = validate_element(n, item)
+        out.append(Element(kind, props, f"{source}, element {n}"))
+    return out
+
+
+# ---------------------------------------------------------------------------- parsing
+
+_BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+_NUMBER = re.compile(r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_PUNCT = frozenset("{}[],: ")
+
+
+def _flow_line_to_json(text: str) -> str | None:
+    """One YAML flow mapping as our templates write it (``{kind: rect, x: -3, fill: "#fff"}``)
+    → JSON text; None for anything outside that narrow grammar (the caller then uses YAML)."""
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in _PUNCT:
+            out.append(ch)
+            i += 1
+        elif ch == '"':
+            m = _STRING.match(text, i)
+            if not m:
+                return None
+            out.append(m.group())
+            i = m.end()
+        elif ch == "-" or ch.isdigit() or ch == ".":
+            m = _NUMBER.match(text, i)
+            if not m or (m.end() < n and text[m.end()] not in _PUNCT):
+                return None
+            out.append(m.group())
+            i = m.end()
+        else:
+            m = _BARE.match(text, i)
+            if not m:
+                return None
+            word, i = m.group(), m.end()
+            j = i
+            while j < n and text[j] == " ":
+                j += 1
+            is_key = j < n and text[j] == ":"
+            out.append(word if (not is_key and word in ("true", "false", "null")) else json.dumps(word))
+    return "".join(out)
+
+
+def parse_elements(source: str) -> Any:
+    """Parse a template's output. Element lists written one flow mapping per line (as every
+    shipped template does) are read through ``json`` — 10× faster than PyYAML's constructor,
+    which dominated large builds; anything else is read by libyaml's safe loader (no tags that
+    build objects; the text is already bounded by the render's output limit)."""
+    items = []
+    for line in source.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if not (stripped.startswith("- {") and stripped.endswith("}")):
+            return yaml.load(source, Loader=_YAML_LOADER)
+        converted = _flow_line_to_json(stripped[2:])
+        if converted is None:
+            return yaml.load(source, Loader=_YAML_LOADER)
+        try:
+            items.append(json.loads(converted))
+        except ValueError:
+            return yaml.load(source, Loader=_YAML_LOADER)
+    return items

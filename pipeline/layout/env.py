@@ -1,0 +1,638 @@
+"""The one Jinja environment factory. Every template cardpress renders — card faces and backs,
+their macros, rulebook sources, glossary definitions — comes from ``make_environment``.
+
+A game folder may come from a stranger, so its templates are hostile until proven otherwise:
+
+* **No code.** The environment is an ``ImmutableSandboxedEnvironment``: no ``_``-attributes,
+  no mutating methods; on top of that the data objects templates see expose only their own
+  fields and methods (no pydantic internals such as ``model_copy``/``model_config``, no file
+  paths, no classes or modules).
+* **Nothing outside the templates trees is read.** The loader resolves symlinks and refuses
+  absolute names and anything outside the game folder's ``templates/`` or the shipped
+  ``templates/`` tree.
+* **Bounded work.** One render may run ``MAX_TEMPLATE_ITERATIONS`` loop iterations in all
+  (``range`` and ``{% for %}``), produce ``MAX_TEMPLATE_OUTPUT_CHARS`` characters, and take
+  ``MAX_TEMPLATE_SECONDS``; ``*``, ``**``, ``+``, ``%``, ``~``, filters and method calls may not
+  build a value larger than the output bound (or an integer longer than data allows), so a
+  string or power bomb fails before it allocates.
+
+Failures surface as ``TemplateFailure`` carrying the template file and line (from the template
+frames of the traceback); callers add what was being rendered (card, back, rulebook).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import time
+import types
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import lru_cache, update_wrapper
+from pathlib import Path, PurePath, PurePosixPath
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+import jinja2
+from jinja2 import nodes
+from jinja2.compiler import CodeGenerator
+from jinja2.exceptions import SecurityError
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
+from pydantic import BaseModel
+
+from engine import limits
+from engine.errors import CardpressError
+from engine.paths import UnsafePath, check_regular, confine, read_bounded
+
+#: Largest string, list or mapping a template expression may build (a render's whole output
+#: has the same bound, so no single value needs to be larger).
+MAX_VALUE_LEN = limits.MAX_TEMPLATE_OUTPUT_CHARS
+#: Bits of the largest integer template arithmetic may build: as many digits as data may have.
+MAX_INT_BITS = math.ceil(limits.MAX_INT_DIGITS * math.log2(10))
+#: How often (in loop iterations) a long un-hooked loop looks at the clock.
+_CLOCK_EVERY = 4096
+
+
+class TemplateFailure(CardpressError):
+    """A template could not be loaded or rendered. ``file``/``line`` are the innermost template
+    frame (None when the failure is not inside a template, e.g. a template that is missing);
+    ``stack`` lists every template frame, outermost first."""
+
+    def __init__(self, message: str, file: str | None = None, line: int | None = None,
+                 stack: Sequence[tuple[str, int]] = ()):
+        self.message, self.file, self.line, self.stack = message, file, line, tuple(stack)
+        super().__init__(f"{self.where}: {message}" if file else message)
+
+    @property
+    def where(self) -> str:
+        """``file, line N`` (plus the templates it was called from), or '' when unknown."""
+        if not self.file:
+            return ""
+        text = f"{self.file}, line {self.line}" if self.line else self.file
+        callers = [f"{f}, line {n}" for f, n in self.stack[:-1] if (f, n) != (self.file, self.line)]
+        if callers:
+            text += f" (called from {'; '.join(reversed(callers))})"
+        return text
+
+
+class TemplateLimit(SecurityError):
+    """A render went over one of its bounds (iterations, size, time, integer length)."""
+
+
+# ---------------------------------------------------------------------------- the render budget
+
+
+class _Budget:
+    """What one render has used: loop iterations and its deadline."""
+
+    __slots__ = ("iterations", "deadline", "ticks")
+
+    def __init__(self) -> None:
+        self.iterations = 0
+        self.ticks = 0
+        self.deadline = time.monotonic() + limits.MAX_TEMPLATE_SECONDS
+
+    def charge(self, n: int) -> None:
+        self.iterations += n
+        if self.iterations > limits.MAX_TEMPLATE_ITERATIONS:
+            raise TemplateLimit(f"the template runs more than {limits.MAX_TEMPLATE_ITERATIONS:,} loop "
+                                f"iterations in one render; cardpress stops it here")
+        self.clock()
+
+    def clock(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise TemplateLimit(f"the template takes more than {limits.MAX_TEMPLATE_SECONDS:g} s to render "
+                                f"one card; cardpress stops it here")
+
+
+_budget: ContextVar[_Budget | None] = ContextVar("template_budget", default=None)
+
+
+@contextmanager
+def _bounded() -> Iterator[None]:
+    """A fresh budget for an outermost render; nested renders (imports, macros called by a filter)
+    share their caller's."""
+    if _budget.get() is not None:
+        yield
+        return
+    token = _budget.set(_Budget())
+    try:
+        yield
+    finally:
+        _budget.reset(token)
+
+
+def _clock() -> None:
+    budget = _budget.get()
+    if budget is not None:
+        budget.clock()
+
+
+def _too_big(what: str, size: int) -> TemplateLimit:
+    return TemplateLimit(f"{what} would be {size:,} long; a template value may hold at most {MAX_VALUE_LEN:,}")
+
+
+def _check_len(value: Any) -> Any:
+    if isinstance(value, (str, list, tuple, dict, set, frozenset, bytes)) and len(value) > MAX_VALUE_LEN:
+        raise _too_big(f"a {type(value).__name__}", len(value))
+    return value
+
+
+def _check_count(n: Any, what: str) -> None:
+    if isinstance(n, int) and not isinstance(n, bool) and abs(n) > MAX_VALUE_LEN:
+        raise _too_big(what, abs(n))
+
+
+def _int_too_long(bits: int) -> TemplateLimit:
+    return TemplateLimit(f"the number would have about {int(bits / math.log2(10)):,} digits; template "
+                         f"numbers may have at most {limits.MAX_INT_DIGITS}")
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check_mul(left: Any, right: Any) -> None:
+    if _is_int(left) and _is_int(right):
+        if left.bit_length() + right.bit_length() > MAX_INT_BITS + 1:
+            raise _int_too_long(left.bit_length() + right.bit_length())
+        return
+    for seq, n in ((left, right), (right, left)):
+        if isinstance(seq, (str, list, tuple, bytes)) and _is_int(n):
+            if len(seq) * max(n, 0) > MAX_VALUE_LEN:
+                raise _too_big(f"repeating a {type(seq).__name__} of {len(seq):,} {n:,} times", len(seq) * n)
+
+
+def _check_pow(base: Any, exp: Any) -> None:
+    if _is_int(base) and _is_int(exp) and exp > 0 and abs(base) > 1:
+        bits = exp * math.log2(abs(base))
+        if bits > MAX_INT_BITS:
+            raise _int_too_long(int(bits))
+
+
+def _check_add(left: Any, right: Any) -> None:
+    if isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
+        if len(left) + len(right) > MAX_VALUE_LEN:
+            raise _too_big("joining two values", len(left) + len(right))
+
+
+_PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[#0\- +]*(\*|\d+)?(?:\.(\*|\d+))?")
+_DIGITS = re.compile(r"\d+")
+
+
+def _check_percent(fmt: str, args: Any) -> None:
+    """``'%9999999999d' % x`` (or ``|format``) would allocate the width before we see the result."""
+    starred = False
+    for m in _PERCENT_SPEC.finditer(fmt):
+        for group in m.groups():
+            if group == "*":
+                starred = True
+            elif group:
+                _check_count(int(group), "a formatted field")
+    if starred:
+        for a in args if isinstance(args, tuple) else (args,):
+            _check_count(a, "a formatted field")
+
+
+def _check_spec(spec: str) -> None:
+    for digits in _DIGITS.findall(spec):
+        if len(digits) > 9:
+            raise _too_big("a formatted field", 10 ** 9)
+        _check_count(int(digits), "a formatted field")
+
+
+def _check_replace(text: Any, old: Any, new: Any, count: Any = -1) -> None:
+    if not (isinstance(text, str) and isinstance(old, str) and isinstance(new, str)):
+        return
+    hits = len(text) + 1 if old == "" else text.count(old)
+    if _is_int(count) and count >= 0:
+        hits = min(hits, count)
+    size = len(text) + hits * (len(new) - len(old))
+    if size > MAX_VALUE_LEN:
+        raise _too_big("the replaced text", size)
+
+
+def _check_join(sep: Any, items: Any) -> list | None:
+    """Materialise ``items`` (bounded) and check the joined size; None if not a join we can size."""
+    if not isinstance(sep, str):
+        return None
+    items = list(items)
+    _check_len(items)
+    size = len(sep) * max(len(items) - 1, 0) + sum(len(i) if isinstance(i, str) else 0 for i in items)
+    if size > MAX_VALUE_LEN:
+        raise _too_big("the joined text", size)
+    return items
+
+
+def _precheck_str_method(method: Any, args: tuple, kwargs: dict) -> tuple:
+    """Refuse ``str`` method calls whose result would be huge, before they run."""
+    text = method.__self__
+    name = method.__name__
+    if name in ("ljust", "rjust", "center", "zfill") and args:
+        _check_count(args[0], f"the padded text ({name})")
+    elif name == "expandtabs":
+        size = (args[0] if args else kwargs.get("tabsize", 8))
+        if _is_int(size):
+            _check_count(size * (text.count("\t") + 1), "the expanded text")
+    elif name == "replace" and len(args) >= 2:
+        _check_replace(text, args[0], args[1], args[2] if len(args) > 2 else kwargs.get("count", -1))
+    elif name == "join" and args:
+        items = _check_join(text, args[0])
+        if items is not None:
+            args = (items, *args[1:])
+    return args
+
+
+# ---------------------------------------------------------------------------- filters
+
+
+def _precheck_filter(name: str, args: tuple, kwargs: dict) -> tuple:
+    """Filters that take a size or build text from their arguments: check before they run.
+    ``args`` starts with the filtered value (after any context/environment argument)."""
+    if not args:
+        return args
+    value, rest = args[0], args[1:]
+    if name in ("center", "wordwrap", "truncate", "batch", "slice"):
+        for a in (*rest, *kwargs.values()):
+            _check_count(a, f"the result of |{name}")
+    elif name == "indent":
+        width = rest[0] if rest else kwargs.get("width", 4)
+        lines = value.count("\n") + 1 if isinstance(value, str) else 1
+        per_line = len(width) if isinstance(width, str) else width
+        _check_count(per_line * lines if _is_int(per_line) else 0, "the indented text")
+    elif name == "format" and isinstance(value, str):
+        _check_percent(value, tuple(rest) or tuple(kwargs.values()))
+    elif name == "replace" and len(rest) >= 2:
+        _check_replace(value, rest[0], rest[1], rest[2] if len(rest) > 2 else kwargs.get("count", -1))
+    elif name == "join":
+        sep = rest[0] if rest else kwargs.get("d", "")
+        attribute = kwargs.get("attribute") or (rest[1] if len(rest) > 1 else None)
+        if attribute is None and not isinstance(value, jinja2.Undefined):
+            items = _check_join(sep, value)
+            if items is not None:
+                args = (items, *rest)
+    return args
+
+
+def _bounded_filter(name: str, func: Callable) -> Callable:
+    """``func`` with the size checks above and the clock; Jinja's pass_context/environment
+    markers are kept (``update_wrapper`` copies ``__dict__``)."""
+    passes = getattr(func, "jinja_pass_arg", None)
+    skip = 1 if passes is not None else 0
+
+    def bounded(*args: Any, **kwargs: Any) -> Any:
+        _clock()
+        if skip:
+            args = (args[0], *_precheck_filter(name, args[1:], kwargs))
+        else:
+            args = _precheck_filter(name, args, kwargs)
+        return _check_len(func(*args, **kwargs))
+
+    return update_wrapper(bounded, func)
+
+
+# ---------------------------------------------------------------------------- attribute policy
+
+#: Template-visible methods and fields end at our own model classes; pydantic's machinery
+#: (``model_copy``, ``model_config``, ``copy``, ``dict``, ``construct`` …) is not data.
+_PYDANTIC_PREFIX = "model_"
+
+
+@lru_cache(maxsize=1024)
+def _model_attribute_ok(cls: type, attr: str) -> bool:
+    if attr.startswith(_PYDANTIC_PREFIX):
+        return False
+    if attr in cls.model_fields:
+        return True
+    for klass in cls.__mro__:
+        if klass is BaseModel or not issubclass(klass, BaseModel) or klass.__module__.startswith("pydantic"):
+            continue
+        if attr in vars(klass):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------- the loader
+
+_DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+class ConfinedLoader(jinja2.BaseLoader):
+    """Looks templates up in ``search_dirs`` (first match wins), refusing anything whose real
+    path (symlinks followed) is outside ``allowed_roots``, any absolute name, and any file that
+    is not a regular file or is larger than a text file may be."""
+
+    def __init__(self, search_dirs: Sequence[Path], allowed_roots: Sequence[Path]):
+        self.search_dirs = [Path(d) for d in search_dirs]
+        self.allowed_roots = [Path(r) for r in allowed_roots]
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        if "\x00" in template or template.startswith(("/", "\\")) or _DRIVE.match(template) or \
+                PurePosixPath(template).is_absolute():
+            raise UnsafePath(f"template name {template!r} is an absolute path; templates are named "
+                             f"relative to the game folder's templates/")
+        for folder in self.search_dirs:
+            candidate = folder / template
+            if not os.path.lexists(candidate):
+                continue
+            real = confine(candidate, self.allowed_roots, "template")
+            if real.is_dir():
+                continue
+            check_regular(real, "template")
+            data = read_bounded(real, limits.MAX_TEXT_FILE_BYTES, "template")
+            try:
+                source = data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise UnsafePath(f"template {str(candidate)!r} is not UTF-8 text ({exc.reason})") from None
+            mtime = real.stat().st_mtime_ns
+            return source, str(candidate), lambda: _mtime(real) == mtime
+        if ".." in PurePosixPath(template).parts:
+            # Not found and it climbs: say why rather than just "not found".
+            raise UnsafePath(f"template {template!r} climbs out with '..'; name a file inside templates/")
+        raise jinja2.TemplateNotFound(template)
+
+    def list_templates(self) -> list[str]:  # pragma: no cover - not used by cardpress
+        return []
+
+
+def _mtime(path: Path) -> int | None:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return None
+
+
+# ---------------------------------------------------------------------------- the environment
+
+
+class _BoundedCodeGenerator(CodeGenerator):
+    """Routes ``~`` and ``{% for %}`` through the environment so they count against the budget."""
+
+    def visit_Concat(self, node: nodes.Concat, frame: Any) -> None:  # noqa: N802 - Jinja's naming
+        self.write("environment.bounded_join((")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write("))")
+
+    def visit_For(self, node: nodes.For, frame: Any) -> None:  # noqa: N802
+        node.iter = nodes.Call(nodes.EnvironmentAttribute("counted"), [node.iter], [], None, None,
+                               lineno=node.iter.lineno)
+        super().visit_For(node, frame)
+
+
+class BoundedTemplate(jinja2.Template):
+    """A template whose ``render`` runs under a budget and counts what it writes."""
+
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        ctx = self.new_context(dict(*args, **kwargs))
+        with _bounded():
+            return _collect(self.root_render_func(ctx))
+
+    def make_module(self, vars=None, shared=False, locals=None):  # noqa: A002 - Jinja's signature
+        with _bounded():
+            return super().make_module(vars, shared, locals)
+
+
+def _collect(pieces: Iterator[str]) -> str:
+    out: list[str] = []
+    total = 0
+    for piece in pieces:
+        total += len(piece)
+        if total > limits.MAX_TEMPLATE_OUTPUT_CHARS:
+            # Raised inside the template's frame, so the failure names the line writing it.
+            pieces.throw(TemplateLimit(f"the template writes more than {limits.MAX_TEMPLATE_OUTPUT_CHARS:,} "
+                                       f"characters for one render; cardpress stops it here"))
+        out.append(piece)
+    return "".join(out)
+
+
+class _BoundedFormatter(SandboxedFormatter):
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        _check_spec(format_spec)
+        return _check_len(super().format_field(value, format_spec))
+
+
+class CardpressEnvironment(ImmutableSandboxedEnvironment):
+    """The sandbox with cardpress's attribute policy, budget hooks and confined loader."""
+
+    intercepted_binops = frozenset({"*", "**", "+", "%"})
+    code_generator_class = _BoundedCodeGenerator
+    template_class = BoundedTemplate
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.concat = self._bounded_concat  # macro bodies, {% set %} blocks, caller()
+        self.globals["range"] = self._range
+        # lipsum writes as many paragraphs as asked, in one call: no template needs it.
+        self.globals.pop("lipsum", None)
+        self.filters = {name: _bounded_filter(name, f) for name, f in self.filters.items()}
+
+    # -- policy
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        if not super().is_safe_attribute(obj, attr, value):
+            return False
+        if isinstance(value, (PurePath, type, types.ModuleType)):
+            return False  # templates see data, not the file system or classes
+        if isinstance(obj, BaseModel):
+            return _model_attribute_ok(type(obj), attr)
+        return True
+
+    def add_filters(self, filters: dict[str, Callable]) -> None:
+        """Add filters, bounded like the built-in ones."""
+        for name, func in filters.items():
+            self.filters[name] = _bounded_filter(name, func)
+
+    # -- hooks the sandboxed code calls
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        _clock()
+        if operator == "*":
+            _check_mul(left, right)
+        elif operator == "**":
+            _check_pow(left, right)
+        elif operator == "+":
+            _check_add(left, right)
+        elif operator == "%" and isinstance(left, str):
+            _check_percent(left, right)
+        return _check_len(self.binop_table[operator](left, right))
+
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        _clock()
+        if isinstance(__obj, types.BuiltinMethodType) and isinstance(getattr(__obj, "__self__", None), str):
+            args = _precheck_str_method(__obj, args, kwargs)
+        return _check_len(super().call(__context, __obj, *args, **kwargs))
+
+    def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
+        """``str.format``/``format_map`` through a formatter that refuses huge field widths."""
+        if not isinstance(value, (types.MethodType, types.BuiltinMethodType)) or \
+                value.__name__ not in ("format", "format_map") or not isinstance(value.__self__, str):
+            return None
+        text = value.__self__
+        vformat = _BoundedFormatter(self).vformat
+        is_map = value.__name__ == "format_map"
+
+        def wrapper(*args: Any, **kwargs: Any) -> str:
+            if is_map:
+                if kwargs or len(args) != 1:
+                    raise TypeError("format_map() takes exactly one mapping")
+                return _check_len(vformat(text, (), args[0]))
+            return _check_len(vformat(text, args, kwargs))
+
+        return update_wrapper(wrapper, value)
+
+    def _range(self, *args: int) -> range:
+        """``range`` charged against the render's iteration budget when it is made."""
+        rng = range(*args)
+        budget = _budget.get()
+        if budget is not None:
+            budget.charge(len(rng))
+        elif len(rng) > limits.MAX_TEMPLATE_ITERATIONS:
+            raise TemplateLimit(f"range of {len(rng):,} numbers; at most {limits.MAX_TEMPLATE_ITERATIONS:,}")
+        return rng
+
+    def counted(self, iterable: Any) -> Any:
+        """What ``{% for %}`` iterates: sized iterables are charged up front (``range`` already
+        was), others one item at a time."""
+        budget = _budget.get()
+        if budget is None or type(iterable) is range:
+            return iterable
+        if hasattr(iterable, "__len__"):
+            budget.charge(len(iterable))
+            return iterable
+        return self._counting(iter(iterable), budget)
+
+    @staticmethod
+    def _counting(it: Iterator[Any], budget: _Budget) -> Iterator[Any]:
+        for n, item in enumerate(it):
+            budget.iterations += 1
+            if n % _CLOCK_EVERY == 0:
+                budget.charge(0)
+            yield item
+        budget.charge(0)
+
+    def bounded_join(self, parts: Iterable[Any]) -> str:
+        """``a ~ b``: sized before it is built."""
+        strs = [p if isinstance(p, str) else str(p) for p in parts]
+        size = sum(map(len, strs))
+        if size > MAX_VALUE_LEN:
+            raise _too_big("joining text with '~'", size)
+        return "".join(strs)
+
+    def _bounded_concat(self, parts: Iterable[str]) -> str:
+        strs = parts if isinstance(parts, list) else list(parts)
+        size = sum(map(len, strs))
+        if size > limits.MAX_TEMPLATE_OUTPUT_CHARS:
+            raise _too_big("a macro's or block's text", size)
+        return "".join(strs)
+
+    def from_named_string(self, source: str, filename: str) -> jinja2.Template:
+        """Like ``from_string``, but errors name ``filename`` (e.g. a glossary file)."""
+        code = self.compile(source, name=filename, filename=filename)
+        return self.template_class.from_code(self, code, self.make_globals(None), None)
+
+
+def make_environment(search_dirs: Sequence[Path], allowed_roots: Sequence[Path], *,
+                     filters: dict[str, Callable] | None = None, globals: dict[str, Any] | None = None,
+                     **options: Any) -> CardpressEnvironment:
+    """The sandboxed, confined, bounded environment every cardpress template renders in.
+
+    ``search_dirs`` are looked up in order; ``allowed_roots`` are the trees a template (or what
+    it includes/imports/extends) may resolve into. ``options`` are Jinja options
+    (``trim_blocks``…); ``undefined`` defaults to ``StrictUndefined`` so a misspelt name is an
+    error, and templates are not re-checked on disk during one run.
+    """
+    options.setdefault("undefined", jinja2.StrictUndefined)
+    options.setdefault("autoescape", False)
+    options.setdefault("auto_reload", False)
+    env = CardpressEnvironment(loader=ConfinedLoader(search_dirs, allowed_roots), **options)
+    if filters:
+        env.add_filters(filters)
+    if globals:
+        env.globals.update(globals)
+    return env
+
+
+def own_templates_dir(folder: Path | None) -> Path | None:
+    """A game folder's own ``templates/``, if it has one; refused if it is a symlink leading out."""
+    if folder is None:
+        return None
+    own = folder / "templates"
+    if not own.is_dir():
+        return None
+    confine(own, [folder], "templates folder")
+    return own
+
+
+# ---------------------------------------------------------------------------- failures
+
+
+def _template_frames(tb: Any) -> list[tuple[str, int]]:
+    """(file, line) of every compiled-template frame of a traceback, outermost first."""
+    frames = []
+    while tb is not None:
+        template = tb.tb_frame.f_globals.get("__jinja_template__")
+        if template is not None:
+            frames.append((template.filename or template.name or "<template>",
+                           template.get_corresponding_lineno(tb.tb_lineno)))
+        tb = tb.tb_next
+    deduped: list[tuple[str, int]] = []
+    for frame in frames:
+        if not deduped or deduped[-1] != frame:
+            deduped.append(frame)
+    return deduped
+
+
+def _message(exc: BaseException) -> str:
+    if isinstance(exc, TemplateLimit):
+        return str(exc)
+    if isinstance(exc, SecurityError):
+        return f"not allowed in a template: {exc}"
+    if isinstance(exc, jinja2.TemplatesNotFound):
+        return f"no template {' or '.join(map(repr, exc.templates))}"
+    if isinstance(exc, jinja2.TemplateNotFound):
+        return f"no template {exc.name!r}"
+    if isinstance(exc, jinja2.UndefinedError):
+        return exc.message or str(exc)
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        return f"syntax error: {exc.message}"
+    if isinstance(exc, jinja2.TemplateError):
+        return exc.message or str(exc)
+    if isinstance(exc, RecursionError):
+        return "templates or macros call themselves too deeply (a macro that never stops calling itself?)"
+    if isinstance(exc, MemoryError):
+        return "the template needs more memory than any card could"
+    if isinstance(exc, CardpressError):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"
+
+
+def failure(exc: BaseException) -> TemplateFailure:
+    """A ``TemplateFailure`` for any exception raised loading or rendering a template."""
+    if isinstance(exc, TemplateFailure):
+        return exc
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        return TemplateFailure(_message(exc), exc.filename or exc.name, exc.lineno)
+    frames = _template_frames(exc.__traceback__)
+    file, line = frames[-1] if frames else (None, None)
+    return TemplateFailure(_message(exc), file, line, frames)
+
+
+#: What a template render may raise besides our own errors: anything a hostile template can
+#: provoke (type errors, division by zero, overflow, recursion, memory) becomes a message.
+RENDER_ERRORS = (Exception, RecursionError, MemoryError)
+
+
+def render(template: jinja2.Template, context: dict[str, Any]) -> str:
+    """Render under the budget; any failure becomes a ``TemplateFailure`` naming file and line."""
+    try:
+        return template.render(context)
+    except RENDER_ERRORS as exc:
+        raise failure(exc) from None
+
+
+def load(env: jinja2.Environment, names: Sequence[str]) -> jinja2.Template:
+    """The first of ``names`` that exists; failures (missing, unsafe, syntax) as ``TemplateFailure``."""
+    try:
+        return env.select_template(list(names))
+    except RENDER_ERRORS as exc:
+        raise failure(exc) from None
