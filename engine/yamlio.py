@@ -100,10 +100,15 @@ class _Builder:
         out = LinedDict()
         out.lines = {}
         out.line = node.start_mark.line + 1
+        read_up_to = node.start_mark.index
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
                 kind = "mapping" if isinstance(key_node, yaml.MappingNode) else "list"
-                raise self.fail(key_node, f"a key must be a plain value such as a name or a number, not a {kind}")
+                # An alias key carries the mark of its anchor, earlier in the file; its value
+                # is where the alias is used.
+                at = value_node if key_node.start_mark.index < read_up_to else key_node
+                raise self.fail(at, f"a key must be a plain value such as a name or a number, not a {kind}")
+            read_up_to = max(read_up_to, value_node.end_mark.index)
             self.nodes += 1
             key = self.scalar(key_node)
             if key in out:

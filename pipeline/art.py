@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import warnings
 from pathlib import Path
 
@@ -83,9 +84,12 @@ def open_image(data: bytes, src: Path) -> Image.Image:
             img.load()
         except ArtError:
             raise
-        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-            raise ArtError(src, f"image is over {MAX_IMAGE_PIXELS / 1e6:,.0f} megapixels; cardpress refuses it") \
-                from None
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+            # Raised by Image.open before we see the size; Pillow's message carries the count.
+            claimed = re.search(r"\((\d+) pixels\)", str(exc))
+            size = f"{int(claimed.group(1)) / 1e6:,.0f} megapixels" if claimed else "too many pixels"
+            raise ArtError(src, f"image is {size}; cardpress refuses art over "
+                                f"{MAX_IMAGE_PIXELS / 1e6:,.0f} megapixels") from None
         except Exception as exc:  # Pillow's decoders raise OSError, ValueError, SyntaxError, …
             raise ArtError(src, f"cannot read image ({exc})") from None
     return img
