@@ -474,7 +474,18 @@ def _render_first_card(pdf: Path):
         doc.close()
 
 
-def test_16_bit_greyscale_art_prints_its_grey_not_white(game, tmp_path):
+@pytest.fixture
+def empty_art_cache(tmp_path, monkeypatch):
+    """A cache with the built fonts but no normalised art: art is converted by this test's code."""
+    from pipeline.fonts import build_fonts
+
+    fonts = build_fonts()[0].parent
+    (tmp_path / "cache" / "fonts").mkdir(parents=True)
+    (tmp_path / "cache" / "fonts" / fonts.name).symlink_to(fonts)
+    monkeypatch.setenv("CARDPRESS_CACHE", str(tmp_path / "cache"))
+
+
+def test_16_bit_greyscale_art_prints_its_grey_not_white(game, tmp_path, empty_art_cache):
     import numpy as np
 
     deck = game / "decks" / "starter.yaml"
