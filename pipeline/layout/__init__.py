@@ -36,7 +36,7 @@ from engine.errors import CardpressError
 from engine.paths import templates_root
 
 from ..text import escape
-from .elements import ELEMENT_KINDS, Element, ElementError, parse_elements, validate_elements
+from .elements import ELEMENT_KINDS, Element, ElementError, elements_from_source, parse_elements
 from .env import TemplateFailure, load, make_environment, own_templates_dir, render
 from .style import Style, load_style
 
@@ -69,6 +69,18 @@ def _allowed_roots(game: GameDefinition) -> list[Path]:
 _KEYWORD = re.compile(r"【([^【】]{1,12})】")
 _ICON = re.compile(r":([a-z][a-z0-9_]*):")
 _MARKER = re.compile(r"(^|<br/>)([①②③④⑤⑥⑦⑧⑨⑩△]+[：:]?)")
+
+
+def _field_of(source: str, number: int) -> str:
+    """", field 'x'" of element ``number`` of a rendered list, when it names one (for messages)."""
+    try:
+        items = parse_elements(source)
+        item = items[number - 1] if number else None
+    except (yaml.YAMLError, ValueError, RecursionError, IndexError, TypeError, KeyError):
+        return ""
+    if isinstance(item, dict) and isinstance(item.get("field"), str):
+        return f", field {item['field']!r}"
+    return ""
 
 
 def _tojson(value: Any) -> str:
@@ -134,16 +146,11 @@ class Layouts:
         except TemplateFailure as exc:
             raise TemplateError(f"{exc.where or tpl.filename}: {what}: {exc.message}") from None
         try:
-            items = parse_elements(source)
+            return elements_from_source(source, tpl.filename)
+        except ElementError as exc:
+            raise TemplateError(f"{tpl.filename}: {what}{_field_of(source, exc.number)}: {exc}") from None
         except (yaml.YAMLError, ValueError, RecursionError) as exc:
             raise TemplateError(f"{tpl.filename}: {what}: the template renders invalid YAML: {exc}") from None
-        try:
-            return validate_elements(items, tpl.filename)
-        except ElementError as exc:
-            field = ""
-            if exc.number and isinstance(items[exc.number - 1], dict) and items[exc.number - 1].get("field"):
-                field = f", field {items[exc.number - 1]['field']!r}"
-            raise TemplateError(f"{tpl.filename}: {what}{field}: {exc}") from None
 
     def face(self, card: Card, bleed_mm: float) -> list[Element]:
         """Element list of a card's face."""

@@ -340,3 +340,40 @@ def parse_elements(source: str) -> Any:
         except ValueError:
             return yaml.load(source, Loader=_YAML_LOADER)
     return items
+
+
+#: Validated (kind, props) per element line. Backgrounds, frames and plates repeat on every card
+#: of a type (three lines in four, measured on backrooms), so most lines are parsed and checked
+#: once per build. Only short lines are kept: rules text is unique per card anyway.
+_LINE_CACHE: dict[str, tuple[str, dict[str, Any]]] = {}
+_LINE_CACHE_MAX = 4096
+_CACHED_LINE_CHARS = 400
+
+
+def elements_from_source(source: str, template: str) -> list[Element]:
+    """``validate_elements(parse_elements(source), template)``, with the per-line cache above.
+    Raises ``ElementError``, or YAML/ValueError from the YAML fallback."""
+    out: list[Element] = []
+    for line in source.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        n = len(out) + 1
+        hit = _LINE_CACHE.get(stripped)
+        if hit is None:
+            converted = None
+            if stripped.startswith("- {") and stripped.endswith("}"):
+                converted = _flow_line_to_json(stripped[2:])
+            if converted is None:
+                return validate_elements(parse_elements(source), template)
+            try:
+                item = json.loads(converted)
+            except ValueError:
+                return validate_elements(parse_elements(source), template)
+            hit = validate_element(n, item)
+            if len(stripped) <= _CACHED_LINE_CHARS:
+                if len(_LINE_CACHE) >= _LINE_CACHE_MAX:
+                    _LINE_CACHE.clear()
+                _LINE_CACHE[stripped] = hit
+        out.append(Element(hit[0], hit[1], f"{template}, element {n}"))
+    return out
