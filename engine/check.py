@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .cards import Card, read_cards
-from .decks import Deck, check_deck, deck_files, read_deck
+from .decks import UNKNOWN_CARD, Deck, check_deck, deck_files, read_deck
 from .definitions import GameDefinition, load_game
 from .errors import DataError, Location, Problem
 from .paths import UnsafePath, confine
@@ -67,5 +67,10 @@ def check_game(game: str | Path | GameDefinition, decks: list[Path] | None = Non
             report.problems.extend(exc.problems)
             continue
         report.decks.append(deck)
-        report.problems.extend(check_deck(definition, report.cards, deck))
+        deck_problems = check_deck(definition, report.cards, deck)
+        if problems:
+            # A card file that failed hides its cards; "unknown card" for each of them would
+            # bury the real mistake. A truly unknown card is reported once the cards load.
+            deck_problems = [p for p in deck_problems if p.message != UNKNOWN_CARD]
+        report.problems.extend(deck_problems)
     return report

@@ -28,6 +28,7 @@ from .yamlio import line_of, load_yaml
 
 #: Card ids (and bad counts) are cut to this many characters in messages.
 MAX_SHOWN_ID = 64
+UNKNOWN_CARD = "deck names an unknown card"
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +116,7 @@ def check_deck(game: GameDefinition, cards: list[Card] | Mapping[str, Card], dec
     for card_id, count in deck.entries:
         card = by_id.get(card_id)
         if card is None:
-            problems.append(Problem("deck names an unknown card", at(card_id), card_id, "cards"))
+            problems.append(Problem(UNKNOWN_CARD, at(card_id), card_id, "cards"))
             continue
         resolved.append((card, count))
 

@@ -62,6 +62,17 @@ _TOO_BIG = 10 ** MAX_INT_DIGITS
 _CONSTRUCT_ERRORS = (ValueError, TypeError, AttributeError, OverflowError, KeyError, IndexError)
 
 
+#: The only types a game folder holds: text, numbers, true/false, null, dates, lists, mappings.
+_PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{name}"
+                        for name in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq"))
+
+
+def _tag_message(tag: str) -> str:
+    shown = tag.replace("tag:yaml.org,2002:", "!!")
+    return (f"the tag {shown!r} is not allowed: cardpress reads plain data only "
+            "(text, numbers, true/false, lists and mappings)")
+
+
 class _Builder:
     """Turns a composed node tree into lined containers, counting every node it builds.
 
@@ -84,6 +95,10 @@ class _Builder:
                                   "(aliases that repeat each other?); cardpress refuses it")
         if depth > MAX_YAML_DEPTH:
             raise self.fail(node, f"lists and mappings are nested more than {MAX_YAML_DEPTH} deep")
+        if node.tag not in _PLAIN_TAGS:
+            # A tag on a list or mapping would otherwise be ignored silently, and on a scalar
+            # PyYAML's safe constructors still make bytes or sets no card field means.
+            raise self.fail(node, _tag_message(node.tag))
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node, depth)
         if isinstance(node, yaml.SequenceNode):
@@ -118,6 +133,8 @@ class _Builder:
         return out
 
     def scalar(self, node: yaml.ScalarNode) -> Any:
+        if node.tag not in _PLAIN_TAGS:
+            raise self.fail(node, _tag_message(node.tag))
         if node.tag == _INT_TAG:
             digits = node.value.strip().lstrip("+-").replace("_", "")
             if len(digits) > MAX_INT_DIGITS + _INT_PREFIX_CHARS:
@@ -143,9 +160,7 @@ def _message(exc: yaml.MarkedYAMLError) -> tuple[str, yaml.Mark | None]:
         return "a quoted value starts here but its closing quote is missing", exc.context_mark
     tag = re.search(r"constructor for the tag '([^']*)'", problem)
     if tag:
-        shown = tag.group(1).replace("tag:yaml.org,2002:", "!!")
-        return (f"the tag {shown!r} is not allowed: cardpress reads plain data only "
-                "(text, numbers, true/false, lists and mappings)"), exc.problem_mark or exc.context_mark
+        return _tag_message(tag.group(1)), exc.problem_mark or exc.context_mark
     if "found unhashable key" in problem:
         return "a key must be a plain value such as a name or a number", exc.problem_mark or exc.context_mark
     return f"malformed YAML: {problem}", exc.problem_mark or exc.context_mark

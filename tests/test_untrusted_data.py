@@ -321,6 +321,9 @@ def test_five_thousand_digit_integers_in_yaml_csv_and_xlsx(game):
     ("? [a, b]: 1\n", "a key must be a plain value"),
     ("{[1]: x}\n", "a key must be a plain value"),
     ("- id: x\n  type: !!python/object:os.system ls\n", "the tag '!!python/object:os.system' is not allowed"),
+    ("- id: x\n  text: !!python/object/apply:os.system [id]\n", "the tag '!!python/object/apply:os.system' is not"),
+    ("- id: x\n  text: !!binary aGVsbG8=\n", "the tag '!!binary' is not allowed"),
+    ("- id: x\n  text: !!set {a, b}\n", "the tag '!!set' is not allowed"),
     ("- id: x\n  text: 2020-13-45\n", "'2020-13-45' is not a valid timestamp"),
     ("- id: x\n  text: \"a\0b\"\n", "malformed YAML"),
 ])
