@@ -15,6 +15,7 @@ Example::
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import secrets
@@ -30,7 +31,7 @@ from ..errors import DataError, Location, Problem
 from ..paths import card_data_root
 from . import codec
 from . import events as ev
-from .core import Context, IllegalCommand, TrackerError, run_command, start_game
+from .core import Context, IllegalCommand, TrackerError, commands_of, run_command, start_game
 from .replay import BadSnapshot, Replay
 from .state import State
 from .store import Entry, GameRow, Store, StoreConflict, entry_digest, now
@@ -243,7 +244,8 @@ class LiveGame:
             done = store.find_op(self.id, op)
             if done is not None:
                 self._catch_up()
-                return Outcome(_same_command(self.replay.entries[done], op, *intent), repeated=True)
+                return Outcome(_same_command(self.replay.entries[done], op, *intent, self._arg_order),
+                               repeated=True)
             if store.last_seq(self.id) != self.replay.last_seq:
                 self._catch_up()
             kind, command, args, target, events = decide()
@@ -253,6 +255,14 @@ class LiveGame:
         self.replay.add(entry)
         self._maybe_snapshot()
         return Outcome(entry)
+
+    def _arg_order(self, command: str) -> list[str]:
+        """A command's parameter names after (state, ctx), in the order a player types them."""
+        fn = commands_of(self.ctx).get(command)
+        try:
+            return list(inspect.signature(fn).parameters)[2:] if fn else []
+        except (TypeError, ValueError):
+            return []
 
     def do(self, command: str, op_id: str | None = None, **args: Any) -> Outcome:
         """Apply a command (``next``, ``spend``…) once; a refusal raises and stores nothing."""
@@ -297,22 +307,27 @@ class LiveGame:
                 "entries": [e.to_json() for e in self.entries()]}
 
 
-def _same_command(entry: Entry, op_id: str, command: str, args: dict[str, Any]) -> Entry:
+def _same_command(entry: Entry, op_id: str, command: str, args: dict[str, Any],
+                  order: Callable[[str], list[str]]) -> Entry:
     """The recorded entry of a retried op id, if it was this same command; else ``OpIdReused``."""
     try:
         same = entry.command == command and entry.args == json.loads(codec.canonical(args))
     except (TypeError, ValueError):
         same = False
     if not same:
-        raise OpIdReused(f"operation id {op_id!r} was already used for `{describe_command(entry)}` "
-                         f"(entry {entry.seq}); give this command a new --op-id")
+        raise OpIdReused(f"operation id {op_id!r} was already used for "
+                         f"`{describe_command(entry, order(entry.command))}` (entry {entry.seq}); "
+                         f"give this command a new --op-id")
     return entry
 
 
-def describe_command(entry: Entry) -> str:
-    """``spend 甲 3`` — an entry's command as typed (options by name)."""
+def describe_command(entry: Entry, order: list[str] | tuple[str, ...] = ()) -> str:
+    """``spend 甲 3`` — an entry's command as typed: arguments in the command's own order
+    (``order``; the store keeps them sorted by name), flags as ``--name``."""
     words = [entry.command.replace("_", "-")]
-    for key, value in entry.args.items():
+    rank = {name: i for i, name in enumerate(order)}
+    for key in sorted(entry.args, key=lambda k: (rank.get(k, len(rank)), k)):
+        value = entry.args[key]
         if value in ("", None, False) or isinstance(value, (list, dict)):
             continue
         words.append(f"--{key}" if value is True else str(value))

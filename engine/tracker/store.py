@@ -243,6 +243,14 @@ def _row_fits(row: tuple) -> bool:
 _NUMBER = (float, int)
 
 
+def _is_damage(exc: sqlite3.Error) -> bool:
+    """An error that means the bytes are bad (not a lock, a full disk or a read-only file)."""
+    text = str(exc).lower()
+    if isinstance(exc, sqlite3.OperationalError):
+        return "malformed" in text or "corrupt" in text or "decode" in text
+    return isinstance(exc, sqlite3.DatabaseError)
+
+
 def _damaged_game(path: Path, game_id: str, last_good: int, why: str) -> StoreDamaged:
     if last_good:
         tail = (f"`cardpress track export {game_id} --intact -o {game_id}-intact.json` saves entries "
@@ -458,6 +466,8 @@ class Store:
             return StoreUnavailable(f"cannot {doing} {self.path}: unable to open it (is its folder writable?)")
         if "disk i/o" in low:
             return StoreUnavailable(f"cannot {doing} {self.path}: disk I/O error")
+        if "decode" in low:
+            return _damaged_file(self.path, exc)
         if "not a database" in low:
             return NotAStore(f"{self.path} is not a cardpress game store (not an SQLite database, or damaged "
                              f"beyond reading: {text})")
@@ -704,7 +714,7 @@ class Store:
                     return good, previous, f"entry {seq} does not match its checksum"
                 good, previous = seq, digest
         except sqlite3.DatabaseError as exc:
-            if isinstance(exc, sqlite3.OperationalError) and not ("malformed" in str(exc) or "corrupt" in str(exc)):
+            if not _is_damage(exc):
                 raise self._error(exc, "read") from None
             return good, previous, f"the database file is damaged ({exc})"
         return good, previous, ""
@@ -759,6 +769,8 @@ class Store:
                 out.append(entry)
                 previous = entry.digest
         except sqlite3.DatabaseError as exc:
+            if not _is_damage(exc):
+                raise self._error(exc, "read") from None
             return out, f"the database file is damaged after that ({exc})"
         return out, ""
 
