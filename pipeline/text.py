@@ -166,11 +166,23 @@ def escape(text: str) -> str:
     return re.sub(r"[&<>]", lambda m: _ESCAPES[m.group()], text)
 
 
+_NUMERIC_ENTITY = re.compile(r"&#(?:(\d{1,7})|[xX]([0-9a-fA-F]{1,6}));")
+
+
+def _numeric(m: re.Match) -> str:
+    code = int(m.group(1)) if m.group(1) else int(m.group(2), 16)
+    return chr(code) if code <= 0x10FFFF else ""
+
+
 def plain_text(markup: str) -> str:
-    """The characters a markup string puts on paper (tags removed, entities decoded)."""
+    """The characters a markup string puts on paper (tags removed, entities decoded — numeric
+    ones too, so ``&#x13000;`` is glyph-checked like the character itself)."""
     text = re.sub(r"<br\s*/?>", "\n", markup)
     text = re.sub(r"<[^>]+>", "", text)
-    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&nbsp;", "\u00a0").replace("&amp;", "&")
+    if "&#" in text:
+        text = _NUMERIC_ENTITY.sub(_numeric, text)
+    return (text.replace("&lt;", "<").replace("&gt;", ">").replace("&nbsp;", "\u00a0").replace("&quot;", '"')
+            .replace("&apos;", "'").replace("&amp;", "&"))
 
 
 def paragraph_lines(para: Paragraph) -> list[str]:

@@ -144,7 +144,7 @@ def _check_count(n: Any, what: str) -> None:
 
 
 def _int_too_long(bits: int) -> TemplateLimit:
-    return TemplateLimit(f"the number would have about {int(bits / math.log2(10)):,} digits; template "
+    return TemplateLimit(f"the number would have about {round(bits / math.log2(10)):,} digits; template "
                          f"numbers may have at most {limits.MAX_INT_DIGITS}")
 
 
@@ -160,7 +160,7 @@ def _check_mul(left: Any, right: Any) -> None:
     for seq, n in ((left, right), (right, left)):
         if isinstance(seq, (str, list, tuple, bytes)) and _is_int(n):
             if len(seq) * max(n, 0) > MAX_VALUE_LEN:
-                raise _too_big(f"repeating a {type(seq).__name__} of {len(seq):,} {n:,} times", len(seq) * n)
+                raise _too_big(f"{type(seq).__name__} repeated {n:,} times", len(seq) * n)
 
 
 def _check_pow(base: Any, exp: Any) -> None:
