@@ -23,7 +23,8 @@ from typing import Any, Iterator, Mapping
 
 from .definitions import FieldSpec, GameDefinition
 from .errors import DataError, Location, Problem
-from .limits import MAX_FIELD_CHARS, MAX_INT_DIGITS, MAX_XLSX_RATIO, MAX_XLSX_UNPACKED_BYTES
+from .limits import (MAX_FIELD_CHARS, MAX_INT_DIGITS, MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, MAX_XLSX_RATIO,
+                     MAX_XLSX_UNPACKED_BYTES)
 from .paths import UnsafePath, confine, read_bounded
 from .yamlio import line_of, load_yaml, read_text
 
@@ -154,6 +155,37 @@ def _check_zip(path: Path, data: bytes) -> None:
             "a zip bomb or not a card sheet; cardpress refuses it", Location(path)))
 
 
+_BLANK_ROW: list[Any] = []
+
+
+def _sheet_rows(path: Path, book) -> list[list[Any]]:
+    """The first sheet's rows, bounded. The sheet's declared size is ignored (openpyxl would pad
+    every row to it: 5 KB can declare 17 billion cells); blank rows are kept as ``[]`` so row
+    numbers stay right, and only filled rows and cells count against the limits."""
+    if not book.worksheets:
+        return []
+    sheet = book.worksheets[0]
+    if hasattr(sheet, "reset_dimensions"):
+        sheet.reset_dimensions()
+    rows: list[list[Any]] = []
+    filled = 0
+    for n, row in enumerate(sheet.iter_rows(values_only=True), 1):
+        if all(v is None for v in row):
+            rows.append(_BLANK_ROW)  # shared: a million of them cost one pointer each
+            continue
+        filled += 1
+        if filled > MAX_SHEET_ROWS:
+            raise DataError(Problem(f"the sheet has more than {MAX_SHEET_ROWS:,} filled rows; cardpress refuses it",
+                                    Location(path, row=n)))
+        if len(row) > MAX_SHEET_COLUMNS and any(v is not None for v in row[MAX_SHEET_COLUMNS:]):
+            raise DataError(Problem(f"the row fills more than {MAX_SHEET_COLUMNS:,} columns; cardpress refuses it",
+                                    Location(path, row=n)))
+        rows.append(list(row[:MAX_SHEET_COLUMNS]))
+    while rows and not rows[-1]:
+        rows.pop()
+    return rows
+
+
 def _read_xlsx(path: Path) -> Iterator[_RawCard]:
     import openpyxl  # imported here: only designers with spreadsheets pay for it
 
@@ -174,9 +206,10 @@ def _read_xlsx(path: Path) -> Iterator[_RawCard]:
     except Exception as exc:  # openpyxl raises many types for a damaged file
         raise DataError(Problem(f"cannot read spreadsheet: {exc}", Location(path))) from None
     try:
-        # Cells are parsed lazily while iterating, so a damaged sheet fails here, not above.
-        rows = [list(r) for r in book.worksheets[0].iter_rows(values_only=True)] if book.worksheets else []
-    except Exception as exc:
+        rows = _sheet_rows(path, book)
+    except DataError:
+        raise
+    except Exception as exc:  # cells are parsed lazily while iterating: a damaged sheet fails here
         raise DataError(Problem(f"cannot read spreadsheet: {exc}", Location(path))) from None
     finally:
         book.close()

@@ -50,3 +50,8 @@ MAX_YAML_DEPTH = 100
 
 #: Bytes of one art file (an uncompressed 64 MP RGBA PNG is ~256 MB; real art is a few MB).
 MAX_ART_FILE_BYTES = 256 * 1024 * 1024
+
+#: Filled rows and columns of a card spreadsheet (a tiny XLSX may declare 1,048,576 × 16,384
+#: cells, which openpyxl would pad out; the 10,000-card benchmark sheet has ~15 columns).
+MAX_SHEET_ROWS = 100_000
+MAX_SHEET_COLUMNS = 1_000

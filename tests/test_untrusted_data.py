@@ -253,6 +253,18 @@ def test_damaged_xlsx_is_a_message(game):
     assert "text.xlsx" in output
 
 
+def test_xlsx_declaring_billions_of_cells_is_read_bounded(game):
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["id", "type", "name", "cost"])
+    sheet.append(["ember", "spell", "余烬", 1])
+    sheet["XFD1048576"] = "far away"  # the sheet now declares A1:XFD1048576, 17 billion cells
+    book.save(game / "cards" / "sparse.xlsx")
+    started = time.monotonic()
+    _fails(game, "sparse.xlsx, row 1048576", "more than 1,000 columns", commands=("check",))
+    assert time.monotonic() - started < 20
+
+
 def test_art_over_the_pixel_limit_names_art_and_card(game):
     (game / "art" / "scout.png").write_bytes(_png_header(10_000, 10_000))  # 100 MP claimed, 100 bytes
     _fails(game, "scout.png", "card 'scout'", "field 'art'", "image is 100 megapixels", "refuses art over 64")
