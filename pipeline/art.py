@@ -84,6 +84,8 @@ def open_image(data: bytes, src: Path) -> Image.Image:
             img.load()
         except ArtError:
             raise
+        except Image.UnidentifiedImageError:
+            raise ArtError(src, "cannot read image (not a PNG, JPEG or WebP file, or damaged)") from None
         except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
             # Raised by Image.open before we see the size; Pillow's message carries the count.
             claimed = re.search(r"\((\d+) pixels\)", str(exc))

@@ -246,6 +246,24 @@ def test_xlsx_zip_bomb_is_refused_before_unpacking(game):
     _fails(game, "bomb.xlsx", "zip bomb", "cardpress refuses it", commands=("check",))
 
 
+def test_xlsx_with_an_xml_entity_bomb_is_a_message(game, tmp_path):
+    plain = tmp_path / "plain.xlsx"
+    book = openpyxl.Workbook()
+    book.active["A1"] = "id"
+    book.save(plain)
+    entities = '<!ENTITY l0 "lollollollollollollollollollol">' + "".join(
+        f'<!ENTITY l{i} "{("&l%d;" % (i - 1)) * 10}">' for i in range(1, 10))
+    with zipfile.ZipFile(plain) as src, zipfile.ZipFile(game / "cards" / "bomb.xlsx", "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                data = f"<!DOCTYPE worksheet [{entities}]>".encode() + data.replace(b"<t>id</t>", b"<t>&l9;</t>")
+            dst.writestr(info, data)
+    started = time.monotonic()
+    _fails(game, "bomb.xlsx", "cannot read spreadsheet", commands=("check",))
+    assert time.monotonic() - started < 20
+
+
 def test_damaged_xlsx_is_a_message(game):
     (game / "cards" / "broken.xlsx").write_bytes(b"PK\x03\x04 not really a zip")
     (game / "cards" / "text.xlsx").write_text("id,type,name\n", encoding="utf-8")
