@@ -287,14 +287,18 @@ def _coerce(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
 def _art_problem(game_dir: Path, path: Path) -> str | None:
     """Why ``path`` may not be used as art, or None: it must stay inside the game folder
     (symlinks followed) and be a regular file; a FIFO or ``/dev/zero`` would never be read out."""
+    if "\0" in str(path):  # the operating system cannot even look such a name up
+        return "an art file name cannot contain a NUL character"
     try:
         resolved = confine(path, [game_dir], "art file")
+        if not resolved.exists():
+            return f"art file not found: {path}"
+        if not resolved.is_file():
+            return f"art file {str(path)!r} is not a regular file (a folder, device or FIFO); cardpress refuses it"
     except UnsafePath as exc:
         return str(exc)
-    if not resolved.exists():
-        return f"art file not found: {path}"
-    if not resolved.is_file():
-        return f"art file {str(path)!r} is not a regular file (a folder, device or FIFO); cardpress refuses it"
+    except OSError as exc:  # a name too long, a permission denied on the way
+        return f"art file cannot be used: {exc.strerror or exc}"
     return None
 
 

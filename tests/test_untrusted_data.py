@@ -110,6 +110,16 @@ def test_dotdot_art_path_is_refused(game, tmp_path):
     _fails(game, f"line {_line_of(_cards(game), 'secret.png')}", "card 'spark'", "field 'art'", "outside the game folder")
 
 
+@pytest.mark.parametrize("art, fragment", [
+    ('"a\\0b.png"', "cannot contain a NUL character"),
+    ("a" * 300 + ".png", "File name too long"),
+    ('"' + "a/" * 3000 + '"', "File name too long"),
+])
+def test_impossible_art_names_are_messages(game, art, fragment):
+    _edit(_cards(game), "  name: 火花\n", f"  name: 火花\n  art: {art}\n")
+    _fails(game, "cards.yaml, line 20", "card 'spark'", "field 'art'", fragment, commands=("check",))
+
+
 def test_art_symlink_leading_out_is_refused(game, tmp_path):
     Image.new("RGB", (40, 40), "red").save(tmp_path / "secret.png")
     (game / "art" / "scout.png").symlink_to(tmp_path / "secret.png")  # found by card id, no art: field
