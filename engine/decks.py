@@ -22,7 +22,7 @@ from typing import Mapping
 from .cards import Card
 from .definitions import GameDefinition
 from .errors import DataError, Location, Problem
-from .limits import MAX_COPIES, MAX_DECK_CARDS
+from .limits import MAX_COPIES, MAX_DECK_CARDS, MAX_FIELD_CHARS
 from .yamlio import line_of, load_yaml
 
 
@@ -63,6 +63,9 @@ def read_deck(path: Path) -> Deck:
     for key in ("name", "description"):
         if isinstance(raw.get(key), (dict, list)):
             problems.append(Problem("expected text", Location(path, line_of(raw, key)), field=key))
+        elif len(str(raw.get(key) or "")) > MAX_FIELD_CHARS:
+            problems.append(Problem(f"{len(str(raw[key])):,} characters; cardpress refuses more than "
+                                    f"{MAX_FIELD_CHARS:,}", Location(path, line_of(raw, key)), field=key))
     entries = []
     cards = raw["cards"]
     for card_id, count in cards.items():

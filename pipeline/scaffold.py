@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from engine.errors import CardpressError
@@ -10,9 +11,9 @@ from engine.errors import CardpressError
 MAX_GAME_ID_CHARS = 64
 
 GAME_YAML = """\
-# {name}: game definition. Every number the checker, tracker and rulebook use lives here.
+# {title}: game definition. Every number the checker, tracker and rulebook use lives here.
 id: {id}
-name: {name}
+name: {quoted}
 name_en: ""
 players: 2
 card_size: {{width_mm: 63, height_mm: 88}}
@@ -53,7 +54,7 @@ phases:
 """
 
 CARDS_YAML = """\
-# Cards of {name}. Add fields as game.yaml declares them; CSV and XLSX files work too.
+# Cards of {title}. Add fields as game.yaml declares them; CSV and XLSX files work too.
 - id: scout
   type: unit
   name: 斥候
@@ -115,9 +116,12 @@ def scaffold(path: Path, name: str | None = None) -> Path:
     game_id = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in path.resolve().name.lower())
     game_id = game_id[:MAX_GAME_ID_CHARS].strip("-")  # the id is a slug: it names dist/<id>
     name = name or path.resolve().name
+    # The name is the user's text: quoted as a YAML (JSON) string so ": " or "#" in it cannot
+    # break game.yaml, and kept to one line in the comments.
+    title = " ".join(name.split())
     files = {
-        "game.yaml": GAME_YAML.format(id=game_id or "my-game", name=name),
-        "cards/cards.yaml": CARDS_YAML.format(name=name),
+        "game.yaml": GAME_YAML.format(id=game_id or "my-game", title=title, quoted=json.dumps(name, ensure_ascii=False)),
+        "cards/cards.yaml": CARDS_YAML.format(title=title),
         "decks/starter.yaml": DECK_YAML,
         "templates/style.yaml": STYLE_YAML,
     }

@@ -485,6 +485,25 @@ def test_a_drawing_error_is_recorded_per_card(game):
     assert "card 'spark', field 'art'" in str(caught.value) and "spark.png" in str(caught.value)
 
 
+def test_os_errors_are_one_line_messages(capsys):
+    import typer
+
+    from pipeline.cli import reported
+
+    with pytest.raises(typer.Exit) as caught:
+        with reported():
+            raise PermissionError(13, "Permission denied", "/some/where/cards-a4.pdf")
+    assert caught.value.exit_code == 1
+    assert capsys.readouterr().err.strip() == "error: permission denied (/some/where/cards-a4.pdf)"
+
+
+@pytest.mark.parametrize("name", ["a: b", "# not a comment", "多\n行", '"引号"'])
+def test_new_game_names_cannot_break_game_yaml(tmp_path, name):
+    folder = scaffold(tmp_path / "g", name)
+    assert load_game(folder).name == name
+    assert runner.invoke(app, ["check", str(folder), "--no-render"]).exit_code == 0
+
+
 # ---------------------------------------------------------------------------- 5. no wrong output with exit 0
 
 
