@@ -18,6 +18,7 @@ adding an icon keeps the shared ones).
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -150,7 +151,7 @@ def load_style(dirs: list[Path], common_dir: Path, roots: Collection[Path], card
     common_file = common_dir / "style.yaml"
     for d in dirs:
         path = d / "style.yaml"
-        if path.is_file() or path.is_symlink():
+        if os.path.lexists(path):  # a FIFO or a dangling link is refused by read_style, not skipped
             data = read_style(path, roots, card_types)
             if d != common_dir and common_file.is_file():
                 common = read_style(common_file, roots, card_types)
