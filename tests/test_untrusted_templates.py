@@ -80,6 +80,8 @@ PAYLOADS = {
                       "{% endfor %}", "joining two values"),
     "doubling-replace": ("{% set ns = namespace(s='ab') %}{% for i in range(40) %}"
                          "{% set ns.s = ns.s|replace('a', ns.s) %}{% endfor %}", "replaced text"),
+    "doubling-int": ("{% set ns = namespace(n=1) %}{% for i in range(100) %}{% set ns.n = ns.n + ns.n %}"
+                     "{% endfor %}", "more than 18 digits"),
     "huge-output": ("{% for i in range(900000) %}xxxxxxxxxxxxxxx{% endfor %}", "more than 2,000,000 characters"),
     "huge-macro": ("{% macro m() %}{% for i in range(900000) %}xxxxxxxxxxxxxxxxxxxxxx{% endfor %}{% endmacro %}"
                    "{% set x = m() %}", "macro's or block's text"),
@@ -121,7 +123,9 @@ def test_a_hanging_render_is_stopped_by_the_clock(game, monkeypatch):
     # Sorting a long list again and again: no loop iteration bound is reached before the clock.
     _face(game, "{% set L = range(200000)|list %}{% for i in range(1000) %}{{ L|sort|length }}{% endfor %}")
     monkeypatch.setattr(limits, "MAX_TEMPLATE_ITERATIONS", 10**9)
-    _fails(game, "card.yaml.j2, line 2", "takes more than 0.2 s", commands=("check",))
+    out = _fails(game, "card.yaml.j2, line 2", "takes more than 0.2 s", commands=("check",))
+    # The other cards are not given the same 0.2 s each (hundreds of cards would add up to a hang).
+    assert "card 'guardian': not rendered, the template ran out of time for card 'scout'" in out
 
 
 def test_back_templates_are_sandboxed_too(game):

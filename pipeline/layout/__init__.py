@@ -100,6 +100,9 @@ class Layouts:
             globals={"game": game, "style": self.style.data},
         )
         self._cache: dict[str, Any] = {}
+        # Templates that ran out of time, and the message: a slow template would otherwise
+        # cost MAX_TEMPLATE_SECONDS for each of hundreds of cards before the build can fail.
+        self._timed_out: dict[str, str] = {}
 
     @cached_property
     def style(self) -> Style:
@@ -141,9 +144,13 @@ class Layouts:
 
     def _render(self, tpl, what: str, **context: Any) -> list[Element]:
         size = self.game.card_size
+        if tpl.filename in self._timed_out:
+            raise TemplateError(f"{tpl.filename}: {what}: not rendered, {self._timed_out[tpl.filename]}")
         try:
             source = render(tpl, {"W": size.width_mm, "H": size.height_mm, **context})
         except TemplateFailure as exc:
+            if exc.timed_out:
+                self._timed_out[tpl.filename] = f"the template ran out of time for {what}"
             raise TemplateError(f"{exc.where or tpl.filename}: {what}: {exc.message}") from None
         try:
             return elements_from_source(source, tpl.filename)

@@ -59,8 +59,10 @@ class TemplateFailure(CardpressError):
     ``stack`` lists every template frame, outermost first."""
 
     def __init__(self, message: str, file: str | None = None, line: int | None = None,
-                 stack: Sequence[tuple[str, int]] = ()):
+                 stack: Sequence[tuple[str, int]] = (), timed_out: bool = False):
         self.message, self.file, self.line, self.stack = message, file, line, tuple(stack)
+        #: The render ran out of time: callers do not try the same template again for every card.
+        self.timed_out = timed_out
         super().__init__(f"{self.where}: {message}" if file else message)
 
     @property
@@ -77,6 +79,10 @@ class TemplateFailure(CardpressError):
 
 class TemplateLimit(SecurityError):
     """A render went over one of its bounds (iterations, size, time, integer length)."""
+
+
+class TemplateTimeout(TemplateLimit):
+    """A render took longer than ``MAX_TEMPLATE_SECONDS``."""
 
 
 # ---------------------------------------------------------------------------- the render budget
@@ -101,7 +107,7 @@ class _Budget:
 
     def clock(self) -> None:
         if time.monotonic() > self.deadline:
-            raise TemplateLimit(f"the template takes more than {limits.MAX_TEMPLATE_SECONDS:g} s to render "
+            raise TemplateTimeout(f"the template takes more than {limits.MAX_TEMPLATE_SECONDS:g} s to render "
                                 f"one card; cardpress stops it here")
 
 
@@ -144,8 +150,12 @@ def _check_count(n: Any, what: str) -> None:
 
 
 def _int_too_long(bits: int) -> TemplateLimit:
-    return TemplateLimit(f"the number would have about {round(bits / math.log2(10)):,} digits; template "
-                         f"numbers may have at most {limits.MAX_INT_DIGITS}")
+    if bits > 2 * MAX_INT_BITS:
+        size = f"about {round(bits / math.log2(10)):,} digits"
+    else:
+        size = f"more than {limits.MAX_INT_DIGITS} digits"
+    return TemplateLimit(f"the number would have {size}; template numbers, like numbers in card data, "
+                         f"have at most {limits.MAX_INT_DIGITS}")
 
 
 def _is_int(v: Any) -> bool:
@@ -416,7 +426,7 @@ class _BoundedFormatter(SandboxedFormatter):
 class CardpressEnvironment(ImmutableSandboxedEnvironment):
     """The sandbox with cardpress's attribute policy, budget hooks and confined loader."""
 
-    intercepted_binops = frozenset({"*", "**", "+", "%"})
+    intercepted_binops = frozenset({"*", "**", "+", "-", "%"})
     code_generator_class = _BoundedCodeGenerator
     template_class = BoundedTemplate
 
@@ -454,7 +464,11 @@ class CardpressEnvironment(ImmutableSandboxedEnvironment):
             _check_add(left, right)
         elif operator == "%" and isinstance(left, str):
             _check_percent(left, right)
-        return _check_len(self.binop_table[operator](left, right))
+        result = self.binop_table[operator](left, right)
+        if _is_int(result) and result.bit_length() > MAX_INT_BITS:
+            # Sums cannot explode in one step, but doubled in a loop they grow without end.
+            raise _int_too_long(result.bit_length())
+        return _check_len(result)
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
         _clock()
@@ -614,7 +628,7 @@ def failure(exc: BaseException) -> TemplateFailure:
         return TemplateFailure(_message(exc), exc.filename or exc.name, exc.lineno)
     frames = _template_frames(exc.__traceback__)
     file, line = frames[-1] if frames else (None, None)
-    return TemplateFailure(_message(exc), file, line, frames)
+    return TemplateFailure(_message(exc), file, line, frames, timed_out=isinstance(exc, TemplateTimeout))
 
 
 #: What a template render may raise besides our own errors: anything a hostile template can
