@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -71,3 +72,110 @@ def test_every_acknowledged_command_survives_sigkill(tmp_path):
     entries = final.entries()
     assert final.state.players[0].charges == sum(1 for e in entries if e.command == "charge")
     assert final.state.turn == 1 + sum(1 for e in entries if e.command == "next") // 3
+
+
+# ---------------------------------------------------------------------------- real CLI processes
+
+#: Real ``cardpress track`` processes SIGKILLed (the brief asks for at least 100).
+CLI_KILLS = 100
+#: Processes running at once, writing to the same game.
+CLI_PARALLEL = 3
+
+
+def _cardpress() -> list[str]:
+    """The venv's ``cardpress`` script, beside the interpreter running the tests."""
+    script = shutil.which("cardpress", path=str(Path(sys.executable).parent))
+    assert script, "the cardpress script is installed beside the test interpreter"
+    return [script]
+
+
+#: First guess of how long a process lives after opening the store (loading the game, verifying,
+#: the command, commit, snapshot, output); then measured on the processes that finish.
+STORE_PHASE = 0.15
+#: Kills land at a random point of 0..this × that phase, so some processes finish first.
+KILL_SPREAD = 1.25
+#: Each kill stretches the estimate a little, so a slow machine still lets some commands finish.
+PHASE_GROWTH = 1.03
+
+
+def _has_open(pid: int, db: Path) -> bool:
+    """Whether process ``pid`` has the store (or its WAL) open (Linux ``/proc``)."""
+    try:
+        links = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
+    except OSError:
+        return False
+    return any(link.startswith(str(db)) for link in links)
+
+
+def _command(k: int) -> list[str]:
+    # Mostly notes (always legal), with phase changes so snapshots hold real state.
+    return ["track", "next", "--op-id", f"cli-{k}"] if k % 4 == 0 else \
+        ["track", "note", f"第{k}条", "--op-id", f"cli-{k}"]
+
+
+def test_cli_commands_survive_sigkill_including_mid_snapshot(tmp_path):
+    """≥ 100 SIGKILLs of real `cardpress track` processes, several at once, snapshots every 3
+    entries (so many kills land in a snapshot write). A command is acknowledged when its process
+    printed its result and exited 0; every acknowledged op id must be in the log exactly once,
+    the chain must verify, and no process may ever see a damaged store."""
+    db = tmp_path / "cli.sqlite"
+    live = LiveGame.new(Store(db), "ridm", ("A", "B"), cards={})
+    live.store.close()
+    env = {**os.environ, "CARDPRESS_DB": str(db), "CARDPRESS_SNAPSHOT_EVERY": "3", "PYTHONPATH": str(REPO)}
+    exe = _cardpress()
+    rng = random.Random(11)
+
+    def start(k: int) -> subprocess.Popen:
+        return subprocess.Popen([*exe, *_command(k)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO,
+                                env=env)
+
+    # A first round left to finish: the store works from the CLI at all.
+    first = [start(k) for k in range(1, CLI_PARALLEL + 1)]
+    for proc in first:
+        out, err = proc.communicate()
+        assert proc.returncode == 0, err.decode()
+    acked = {f"cli-{k}" for k in range(1, CLI_PARALLEL + 1)}
+    running: dict[int, tuple[subprocess.Popen, float | None, bool]] = {}
+    opened: dict[int, float] = {}
+    phase = STORE_PHASE
+    kills, k, failures = 0, CLI_PARALLEL, []
+    deadline = time.monotonic() + 120   # ~30 s on an idle 2-core machine; generous for a loaded CI
+    while (kills < CLI_KILLS or running) and time.monotonic() < deadline:
+        while kills + len(running) < CLI_KILLS and len(running) < CLI_PARALLEL:
+            k += 1
+            running[k] = (start(k), None, False)
+        for op, (proc, kill_at, killed) in list(running.items()):
+            if proc.poll() is not None:
+                out, err = proc.communicate()
+                del running[op]
+                if proc.returncode == 0 and out.strip():
+                    acked.add(f"cli-{op}")
+                    if op in opened:
+                        phase = 0.7 * phase + 0.3 * (time.monotonic() - opened[op])
+                elif not killed:
+                    failures.append((op, proc.returncode, err.decode()))
+            elif kill_at is None:
+                # Python's start-up is most of a process's life; aim the kill at the part that
+                # touches the store: from the moment it has the file open, a random few ms later.
+                if _has_open(proc.pid, db):
+                    opened[op] = time.monotonic()
+                    running[op] = (proc, opened[op] + rng.uniform(0.0, KILL_SPREAD * phase), False)
+            elif not killed and time.monotonic() >= kill_at:
+                proc.send_signal(signal.SIGKILL)
+                running[op] = (proc, kill_at, True)
+                kills += 1
+                phase *= PHASE_GROWTH   # too few finish? aim later (acknowledged runs pull it back)
+        time.sleep(0.002)
+    assert not failures, f"a process that was not killed failed: {failures[:3]}"
+    assert kills >= CLI_KILLS, f"only {kills} kills before the deadline"
+    store = Store(db)
+    final = LiveGame(store, live.id, cards={})
+    entries = final.entries()
+    ops = [e.op_id for e in entries]
+    assert len(ops) == len(set(ops)), "an op id was applied twice"
+    assert acked <= set(ops), f"acknowledged but lost: {sorted(acked - set(ops))[:5]}"
+    assert store.verify(live.id)[0] == len(entries) == final.replay.last_seq, "the chain verifies"
+    assert final.state == LiveGame(store, live.id, cards={}, use_snapshots=False).state, "snapshot = replay"
+    assert not list(tmp_path.glob(".cli.sqlite*")), "no temp files left behind"
+    assert len(acked) >= 10, "some commands completed between the kills"
+    print(f"{kills} kills, {len(acked)} acknowledged, {len(entries)} entries, store phase {phase:.3f} s")

@@ -288,6 +288,7 @@ class Store:
             for pragma in PRAGMAS:
                 self.conn.execute(pragma)
             self._check_schema()
+            self._remove_stale_marks()
         except sqlite3.Error as exc:
             self.close()
             error = self._error(exc, "open")
@@ -547,6 +548,22 @@ class Store:
         except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
             return {}
 
+    def _remove_stale_marks(self) -> None:
+        """Delete ``FILE.seqs`` temp files of processes killed between writing and renaming them."""
+        prefix = f".{self.seqs_path.name}."
+        try:
+            names = [e.name for e in os.scandir(self.seqs_path.parent)
+                     if e.name.startswith(prefix) and e.name.endswith(".tmp")]
+        except OSError:
+            return
+        for name in names:
+            pid = name[len(prefix):].split(".", 1)[0]
+            if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+                try:
+                    (self.seqs_path.parent / name).unlink()
+                except OSError:
+                    pass
+
     def recorded(self, game_id: str) -> int:
         """The last seq ``FILE.seqs`` says was written for ``game_id`` (0 if none)."""
         return self._read_marks().get(game_id, (0, ""))[0]
@@ -557,7 +574,7 @@ class Store:
         for gid, (seq, digest) in done.items():
             if marks.get(gid, (0, ""))[0] < seq:
                 marks[gid] = (seq, digest)
-        tmp = self.seqs_path.with_name(f".{self.seqs_path.name}.{os.getpid()}-{secrets.token_hex(3)}.tmp")
+        tmp = self.seqs_path.with_name(f".{self.seqs_path.name}.{os.getpid()}.{secrets.token_hex(3)}.tmp")
         try:
             tmp.write_text(json.dumps({"format": SEQS_FORMAT, "games": {g: list(v) for g, v in marks.items()}}),
                            encoding="utf-8")
@@ -804,6 +821,16 @@ class Store:
         with self.transaction():
             self.conn.execute("INSERT INTO meta(key, value) VALUES ('current', ?) "
                               "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (game_id,))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True   # someone else's process
+    return True
 
 
 def _parse_row(row: tuple, where: str) -> Entry:
