@@ -328,7 +328,7 @@ def validate_card(game: GameDefinition, raw: _RawCard, problems: list[Problem]) 
     before = len(problems)
     if _blank(card_id):
         problems.append(Problem("missing required field", where("id"), None, "id"))
-    elif not isinstance(card_id, str) or not ID_PATTERN.match(card_id) or len(card_id) > MAX_ID_CHARS:
+    elif not isinstance(card_id, str) or not ID_PATTERN.fullmatch(card_id) or len(card_id) > MAX_ID_CHARS:
         problems.append(
             Problem(f"an id is up to {MAX_ID_CHARS} lower-case letters, digits, '-' or '_' (e.g. 'level-0')",
                     where("id"), label, "id")

@@ -195,6 +195,11 @@ def test_cjk_game_id_is_fine(game):
     assert runner.invoke(app, ["check", str(game), "--no-render"]).exit_code == 0
 
 
+def test_card_id_with_a_trailing_newline_is_not_a_slug(game):
+    _edit(_cards(game), "- id: spark\n", '- id: "spark\\n"\n')
+    _fails(game, "cards.yaml, line 17", "field 'id'", "an id is up to 64 lower-case letters", commands=("check",))
+
+
 def test_back_name_must_be_a_slug(game):
     _edit(game / "game.yaml", "    back: default\n", "    back: ../../../evil\n")
     _fails(game, "game.yaml, line", "field 'card_types.unit.back'", "is not allowed")
