@@ -572,6 +572,18 @@ def test_import_refuses_a_wrong_player_count(tmp_path, exported):
     _refused(tmp_path, data, "field 'game.players': the log has 3 players; ridm is for 2")
 
 
+def test_import_refuses_a_game_id_that_is_not_usable(tmp_path, exported):
+    data, _ = exported
+    data["game"]["id"] = "../../evil"
+    log = tmp_path / "log.json"
+    log.write_text(json.dumps(data))
+    result = cli(tmp_path / "t.sqlite", "import", str(log))
+    assert result.exit_code == 1
+    assert f"{log}, field 'game.id': game id '../../evil' is not usable" in result.output
+    result = cli(tmp_path / "t.sqlite", "import", str(log), "--as", "a b")
+    assert result.exit_code == 1 and "field '--as': game id 'a b' is not usable" in result.output
+
+
 def test_import_refuses_a_file_over_the_limit(tmp_path, exported):
     from engine.limits import MAX_IMPORT_BYTES
 

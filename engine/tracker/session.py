@@ -18,6 +18,7 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -192,7 +193,7 @@ class LiveGame:
                 raise DataError(problems)
             loaded[matches[0]] = deck
         events = start_game(ctx, players, first_index, levels=tuple(levels), decks=loaded)
-        gid = game_id or new_game_id(defn.id)
+        gid = check_game_id(game_id) if game_id else new_game_id(defn.id)
         entry = Entry(seq=1, op_id=op_id or new_op_id(), kind="start", command="new",
                       args={"players": list(players), "first": players[first_index], "levels": list(levels),
                             "decks": {k: str(v) for k, v in (decks or {}).items()}},
@@ -401,7 +402,8 @@ def _entry_error(where: Location, exc: codec.CodecError) -> DataError:
     return DataError(Problem(f"{entry}: {exc.detail}", where, field=field or None))
 
 
-def validate_log(data: Any, source: str | Path | None = None) -> tuple[GameRow, list[Entry]]:
+def validate_log(data: Any, source: str | Path | None = None,
+                 game_id: str | None = None) -> tuple[GameRow, list[Entry]]:
     """Check an exported log completely without storing anything: the game row and its entries.
 
     Refuses (``DataError`` naming the entry and field): another format or version, a game that
@@ -426,8 +428,10 @@ def validate_log(data: Any, source: str | Path | None = None) -> tuple[GameRow, 
         created = codec.decode(info.get("created", now()), float, "game.created")
     except codec.CodecError as exc:
         raise _log_error(where, exc.detail, exc.path) from None
-    if not gid.strip():
-        raise _log_error(where, "the game has no id", "game.id")
+    if game_id is None:
+        check_game_id(gid, where, "game.id")
+    else:
+        gid = check_game_id(game_id, Location(), "--as")
     defn = load_game(ref)
     if ruleset != defn.id:
         raise _log_error(where, f"the log is of {ruleset!r}, but {ref!r} is {defn.id!r}", "game.ruleset")
@@ -477,11 +481,21 @@ def validate_log(data: Any, source: str | Path | None = None) -> tuple[GameRow, 
     return GameRow(gid, ref, ruleset, players, created), entries
 
 
+#: A game id: it is typed in commands and names export files (``ID-intact.json``).
+GAME_ID = re.compile(r"[^\W][\w.-]{0,99}")
+
+
+def check_game_id(game_id: str, where: Location = Location(), field: str = "id") -> str:
+    """Refuse an id that could not be typed as an argument or used in a file name."""
+    if not GAME_ID.fullmatch(game_id):
+        raise _log_error(where, f"game id {game_id[:40]!r} is not usable: letters, digits, '.', '-' and '_', "
+                                f"at most 100 characters, not starting with '-' or '.'", field)
+    return game_id
+
+
 def import_game(store: Store, data: Any, game_id: str | None = None, source: str | Path | None = None) -> LiveGame:
     """Store an exported log (checked completely first: ``validate_log``) and make it current."""
-    row, entries = validate_log(data, source)
-    if game_id:
-        row = GameRow(game_id, row.game, row.ruleset, row.players, row.created)
+    row, entries = validate_log(data, source, game_id)
     with store.transaction():
         store.add_game(row)
         for entry in entries:

@@ -619,9 +619,7 @@ class Store:
         if row is None:
             mark = self._read_marks().get(game_id)
             if mark:
-                raise StoreDamaged(f"game {game_id} in {self.path} is missing: {mark[0]} entries of it were "
-                                   f"written on this computer (see {self.seqs_path.name}); the store lost them",
-                                   game_id, 0)
+                raise self._short(game_id, 0, mark[0])
             raise UnknownGame(f"no game {game_id!r} in {self.path} (see: cardpress track list)")
         return self._game_row(row)
 
@@ -646,7 +644,8 @@ class Store:
     def _short(self, game_id: str, have: int, recorded: int) -> StoreDamaged:
         if have == 0:
             return StoreDamaged(f"game {game_id} in {self.path} is missing: {recorded} entries of it were written "
-                                f"on this computer (see {self.seqs_path.name}); the store lost them", game_id, 0)
+                                f"on this computer (see {self.seqs_path.name}); the store lost them (if you restored "
+                                f"an older copy on purpose, delete {self.seqs_path.name})", game_id, 0)
         return _damaged_game(self.path, game_id, have, f"{recorded} entries were written, only {have} remain "
                              f"(part of the store was lost, e.g. a damaged -wal file; if you restored an older "
                              f"copy on purpose, delete {self.seqs_path.name})")
