@@ -42,15 +42,30 @@ class _Loader(_BASE):
     """SafeLoader without the YAML 1.1 quirks that bite designers (``no`` → False, ``1:30`` → 90)."""
 
 
-# Keep booleans to true/false only: a card named "NO" or "on" must stay a string.
+# Keep booleans to true/false only: a card named "NO" or "on" must stay a string. Integers are
+# plain decimals: YAML 1.1 read "1:30" as 90 (base 60), "010" as 8 and "0x1F" as 31, so rules
+# text like "1:30" printed as "90".
+_REPLACED = ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 _Loader.yaml_implicit_resolvers = {
-    k: [(tag, rx) for tag, rx in v if tag not in ("tag:yaml.org,2002:bool",)]
+    k: [(tag, rx) for tag, rx in v if tag not in _REPLACED]
     for k, v in yaml.SafeLoader.yaml_implicit_resolvers.copy().items()
 }
 _Loader.add_implicit_resolver(
     "tag:yaml.org,2002:bool",
     re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
     list("tTfF"),
+)
+_Loader.add_implicit_resolver("tag:yaml.org,2002:int", re.compile(r"^[-+]?[0-9]+$"), list("-+0123456789"))
+# …and read as decimals: "010" is 10 (YAML 1.1 made it octal 8).
+_Loader.add_constructor("tag:yaml.org,2002:int", lambda loader, node: int(loader.construct_scalar(node), 10))
+# YAML 1.1 floats without the base-60 form ("1:30.5").
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
+                    |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
+                    |[-+]?\.(?:inf|Inf|INF)
+                    |\.(?:nan|NaN|NAN))$""", re.X),
+    list("-+0123456789."),
 )
 
 _INT_TAG = "tag:yaml.org,2002:int"

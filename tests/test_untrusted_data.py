@@ -531,6 +531,16 @@ def test_empty_optional_text_is_not_given(game):
     assert spark.get("text") is None and "None" not in repr(dict(spark.values))
 
 
+def test_yaml_1_1_number_quirks_do_not_rewrite_card_text(game):
+    _edit(_cards(game), "  text: 对1个单位造成2点伤害。", "  text: 1:30")
+    _edit(_cards(game), "  flavor: 先看清道路，再迈出脚步。", "  flavor: 0x1F")
+    _edit(_cards(game), "  cost: 3\n", "  cost: 03\n")
+    cards = {c.id: c for c in load_cards(load_game(game))}
+    assert cards["spark"]["text"] == "1:30"  # YAML 1.1: 90 (base 60)
+    assert cards["scout"]["flavor"] == "0x1F"  # YAML 1.1: 31
+    assert cards["guardian"]["cost"] == 3  # decimal, as written
+
+
 def _render_first_card(pdf: Path):
     import pypdfium2 as pdfium
 
