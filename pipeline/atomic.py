@@ -41,6 +41,10 @@ _REASONS = {
 _WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS}
 
 
+#: Folders this process has already cleared of leftovers.
+_swept: set[str] = set()
+
+
 class WriteError(CardpressError):
     """An output file cannot be written; the previous file (if any) is untouched."""
 
@@ -116,7 +120,10 @@ def atomic_write(path: Path) -> Iterator[Path]:
         if path.parent.exists() and not path.parent.is_dir():
             raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path.parent))
         path.parent.mkdir(parents=True, exist_ok=True)
-        remove_leftovers(path.parent)
+        folder = os.path.realpath(path.parent)
+        if folder not in _swept:  # once per folder and process: the art cache holds thousands
+            _swept.add(folder)
+            remove_leftovers(path.parent)
         fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")
     except OSError as exc:
         raise WriteError(path, exc) from None
