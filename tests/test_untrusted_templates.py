@@ -77,7 +77,10 @@ PAYLOADS = {
     "doubling-concat": ("{% set ns = namespace(s='ab') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}"
                         "{% endfor %}", "joining text"),
     "doubling-plus": ("{% set ns = namespace(s=['a']) %}{% for i in range(40) %}{% set ns.s = ns.s + ns.s %}"
-                      "{% endfor %}", "joining two values"),
+                      "{% endfor %}", "joining two"),
+    "many-references-to-a-long-string": ("{% set L = ['x' * 1000000] * 1000000 %}{{ L|tojson }}", "list repeated"),
+    "nested-references": ("{% set L = ['x' * 1000000] * 2 %}{% set M = [L] * 1000 %}{{ M }}", "list repeated"),
+    "batch-fill-printed": ("{{ range(1)|batch(1000000, 'x' * 1000000)|list|string }}", "given to |string"),
     "doubling-replace": ("{% set ns = namespace(s='ab') %}{% for i in range(40) %}"
                          "{% set ns.s = ns.s|replace('a', ns.s) %}{% endfor %}", "replaced text"),
     "doubling-int": ("{% set ns = namespace(n=1) %}{% for i in range(100) %}{% set ns.n = ns.n + ns.n %}"

@@ -144,6 +144,38 @@ def _check_len(value: Any) -> Any:
     return value
 
 
+_CONTAINERS = (list, tuple, dict, set, frozenset)
+
+
+def _weight(value: Any, what: str) -> int:
+    """Characters and items ``value`` holds, all the way down (a list of a million references to
+    one long string is small to build but enormous to print); raises past ``MAX_VALUE_LEN``
+    without walking further."""
+    total = 0
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            total += len(v)
+        elif isinstance(v, _CONTAINERS):
+            total += len(v)
+            if total <= MAX_VALUE_LEN:
+                stack.extend(v.values() if isinstance(v, dict) else v)
+                if isinstance(v, dict):
+                    stack.extend(v.keys())
+        else:
+            total += 1
+        if total > MAX_VALUE_LEN:
+            raise _too_big(what, total)
+    return total
+
+
+def _check_weight(value: Any, what: str = "the value") -> Any:
+    if isinstance(value, _CONTAINERS):
+        _weight(value, what)
+    return value
+
+
 def _check_count(n: Any, what: str) -> None:
     if isinstance(n, int) and not isinstance(n, bool) and abs(n) > MAX_VALUE_LEN:
         raise _too_big(what, abs(n))
@@ -168,9 +200,11 @@ def _check_mul(left: Any, right: Any) -> None:
             raise _int_too_long(left.bit_length() + right.bit_length())
         return
     for seq, n in ((left, right), (right, left)):
-        if isinstance(seq, (str, list, tuple, bytes)) and _is_int(n):
-            if len(seq) * max(n, 0) > MAX_VALUE_LEN:
+        if isinstance(seq, (str, list, tuple, bytes)) and _is_int(n) and n > 0:
+            if len(seq) * n > MAX_VALUE_LEN:
                 raise _too_big(f"{type(seq).__name__} repeated {n:,} times", len(seq) * n)
+            if not isinstance(seq, (str, bytes)) and _weight(seq, "the repeated list") * n > MAX_VALUE_LEN:
+                raise _too_big(f"{type(seq).__name__} repeated {n:,} times", _weight(seq, "the list") * n)
 
 
 def _check_pow(base: Any, exp: Any) -> None:
@@ -184,6 +218,8 @@ def _check_add(left: Any, right: Any) -> None:
     if isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
         if len(left) + len(right) > MAX_VALUE_LEN:
             raise _too_big("joining two values", len(left) + len(right))
+        if isinstance(left, (list, tuple)):
+            _weight([left, right], "joining two lists")
 
 
 _PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[#0\- +]*(\*|\d+)?(?:\.(\*|\d+))?")
@@ -227,8 +263,7 @@ def _check_join(sep: Any, items: Any) -> list | None:
     if not isinstance(sep, str):
         return None
     items = list(items)
-    _check_len(items)
-    size = len(sep) * max(len(items) - 1, 0) + sum(len(i) if isinstance(i, str) else 0 for i in items)
+    size = len(sep) * max(len(items) - 1, 0) + _weight(items, "the joined text")
     if size > MAX_VALUE_LEN:
         raise _too_big("the joined text", size)
     return items
@@ -274,13 +309,10 @@ def _precheck_filter(name: str, args: tuple, kwargs: dict) -> tuple:
         _check_percent(value, tuple(rest) or tuple(kwargs.values()))
     elif name == "replace" and len(rest) >= 2:
         _check_replace(value, rest[0], rest[1], rest[2] if len(rest) > 2 else kwargs.get("count", -1))
-    elif name == "join":
-        sep = rest[0] if rest else kwargs.get("d", "")
-        attribute = kwargs.get("attribute") or (rest[1] if len(rest) > 1 else None)
-        if attribute is None and not isinstance(value, jinja2.Undefined):
-            items = _check_join(sep, value)
-            if items is not None:
-                args = (items, *rest)
+    elif name == "join" and not isinstance(value, jinja2.Undefined):
+        items = _check_join(rest[0] if rest else kwargs.get("d", ""), value)
+        if items is not None:
+            args = (items, *rest)
     return args
 
 
@@ -292,6 +324,8 @@ def _bounded_filter(name: str, func: Callable) -> Callable:
 
     def bounded(*args: Any, **kwargs: Any) -> Any:
         _clock()
+        if len(args) > skip:
+            _check_weight(args[skip], f"the value given to |{name}")
         if skip:
             args = (args[0], *_precheck_filter(name, args[1:], kwargs))
         else:
@@ -420,6 +454,7 @@ def _collect(pieces: Iterator[str]) -> str:
 class _BoundedFormatter(SandboxedFormatter):
     def format_field(self, value: Any, format_spec: str) -> Any:
         _check_spec(format_spec)
+        _check_weight(value, "a formatted value")
         return _check_len(super().format_field(value, format_spec))
 
 
@@ -464,6 +499,7 @@ class CardpressEnvironment(ImmutableSandboxedEnvironment):
             _check_add(left, right)
         elif operator == "%" and isinstance(left, str):
             _check_percent(left, right)
+            _check_weight(right, "a formatted value")
         result = self.binop_table[operator](left, right)
         if _is_int(result) and result.bit_length() > MAX_INT_BITS:
             # Sums cannot explode in one step, but doubled in a loop they grow without end.
@@ -526,7 +562,7 @@ class CardpressEnvironment(ImmutableSandboxedEnvironment):
 
     def bounded_join(self, parts: Iterable[Any]) -> str:
         """``a ~ b``: sized before it is built."""
-        strs = [p if isinstance(p, str) else str(p) for p in parts]
+        strs = [p if isinstance(p, str) else str(_check_weight(p, "a value joined with '~'")) for p in parts]
         size = sum(map(len, strs))
         if size > MAX_VALUE_LEN:
             raise _too_big("joining text with '~'", size)
@@ -558,12 +594,18 @@ def make_environment(search_dirs: Sequence[Path], allowed_roots: Sequence[Path],
     options.setdefault("undefined", jinja2.StrictUndefined)
     options.setdefault("autoescape", False)
     options.setdefault("auto_reload", False)
+    options.setdefault("finalize", _printable)
     env = CardpressEnvironment(loader=ConfinedLoader(search_dirs, allowed_roots), **options)
     if filters:
         env.add_filters(filters)
     if globals:
         env.globals.update(globals)
     return env
+
+
+def _printable(value: Any) -> Any:
+    """``{{ value }}``: a container is weighed before it is turned into text."""
+    return _check_weight(value, "the printed value")
 
 
 def own_templates_dir(folder: Path | None) -> Path | None:
