@@ -126,7 +126,7 @@ def test_a_hanging_render_is_stopped_by_the_clock(game, monkeypatch):
     # Sorting a long list again and again: no loop iteration bound is reached before the clock.
     _face(game, "{% set L = range(200000)|list %}{% for i in range(1000) %}{{ L|sort|length }}{% endfor %}")
     monkeypatch.setattr(limits, "MAX_TEMPLATE_ITERATIONS", 10**9)
-    out = _fails(game, "card.yaml.j2, line 2", "takes more than 0.2 s", commands=("check",))
+    out = _fails(game, "card.yaml.j2, line 2", "takes more than 0.2 s for one render", commands=("check",))
     # The other cards are not given the same 0.2 s each (hundreds of cards would add up to a hang).
     assert "card 'guardian': not rendered, the template ran out of time for card 'scout'" in out
 

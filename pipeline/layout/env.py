@@ -49,6 +49,8 @@ from engine.paths import UnsafePath, check_regular, confine, read_bounded
 MAX_VALUE_LEN = limits.MAX_TEMPLATE_OUTPUT_CHARS
 #: Bits of the largest integer template arithmetic may build: as many digits as data may have.
 MAX_INT_BITS = math.ceil(limits.MAX_INT_DIGITS * math.log2(10))
+#: Template frames named as callers of a failing line (recursion would list hundreds).
+_CALLERS_SHOWN = 3
 #: How often (in loop iterations) a long un-hooked loop looks at the clock.
 _CLOCK_EVERY = 4096
 
@@ -71,9 +73,11 @@ class TemplateFailure(CardpressError):
         if not self.file:
             return ""
         text = f"{self.file}, line {self.line}" if self.line else self.file
-        callers = [f"{f}, line {n}" for f, n in self.stack[:-1] if (f, n) != (self.file, self.line)]
+        callers = list(dict.fromkeys(f"{f}, line {n}" for f, n in reversed(self.stack[:-1])
+                                     if (f, n) != (self.file, self.line)))
         if callers:
-            text += f" (called from {'; '.join(reversed(callers))})"
+            shown = callers[:_CALLERS_SHOWN] + (["…"] if len(callers) > _CALLERS_SHOWN else [])
+            text += f" (called from {'; '.join(shown)})"
         return text
 
 
@@ -91,11 +95,10 @@ class TemplateTimeout(TemplateLimit):
 class _Budget:
     """What one render has used: loop iterations and its deadline."""
 
-    __slots__ = ("iterations", "deadline", "ticks")
+    __slots__ = ("iterations", "deadline")
 
     def __init__(self) -> None:
         self.iterations = 0
-        self.ticks = 0
         self.deadline = time.monotonic() + limits.MAX_TEMPLATE_SECONDS
 
     def charge(self, n: int) -> None:
@@ -107,8 +110,8 @@ class _Budget:
 
     def clock(self) -> None:
         if time.monotonic() > self.deadline:
-            raise TemplateTimeout(f"the template takes more than {limits.MAX_TEMPLATE_SECONDS:g} s to render "
-                                f"one card; cardpress stops it here")
+            raise TemplateTimeout(f"the template takes more than {limits.MAX_TEMPLATE_SECONDS:g} s for one "
+                                  f"render; cardpress stops it here")
 
 
 _budget: ContextVar[_Budget | None] = ContextVar("template_budget", default=None)
