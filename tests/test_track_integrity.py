@@ -285,6 +285,7 @@ def test_flipped_bytes_in_the_wal_are_reported_not_silently_dropped(tmp_path):
     db = tmp_path / "live" / "g.sqlite"
     db.parent.mkdir()
     live = notes_game(db, 10)                  # 10 acknowledged entries, all still in the WAL (no checkpoint)
+    live.store.flush_marks()                   # as 10 CLI commands would have (each writes FILE.seqs)
     clean, broken = tmp_path / "clean" / "g.sqlite", tmp_path / "broken" / "g.sqlite"
     _copy_store(db, clean)
     _copy_store(db, broken)
@@ -311,6 +312,7 @@ def test_a_whole_game_lost_with_the_wal_is_reported(tmp_path):
     db = tmp_path / "live" / "g.sqlite"
     db.parent.mkdir()
     live = notes_game(db, 3)
+    live.store.flush_marks()
     copy = tmp_path / "copy" / "g.sqlite"
     _copy_store(db, copy)
     Path(str(copy) + "-wal").write_bytes(b"")     # every frame lost

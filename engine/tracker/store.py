@@ -16,14 +16,16 @@ Integrity — a store file is untrusted input (it may come from someone else, or
   inserted in the middle, SQLite-level damage (``database disk image is malformed``) part-way
   through the table. The game is then reported as ``StoreDamaged`` naming the last good entry N,
   and ``intact_entries`` (``track export GAME --intact``) recovers entries 1..N.
-- **A record outside the database**, ``FILE.seqs``: after each commit the game's last seq and
+- **A record outside the database**, ``FILE.seqs``: after a commit the game's last seq and
   digest are written there (temp file + rename, no fsync: it must survive a killed process,
-  not a power cut). When SQLite drops WAL frames after a damaged one (its WAL checksums make it
+  not a power cut) — at once for the first commit of a process (every CLI command), then at
+  most every ``MARK_SECONDS`` and on ``close`` (a long ``track play`` session). When SQLite drops WAL frames after a damaged one (its WAL checksums make it
   ignore the rest of the WAL), what remains is a shorter but self-consistent chain; the side
   file says more was acknowledged, so the game is reported damaged instead of silently
   shorter. A whole game lost this way is reported too. The side file only ever lags the
-  database (written after the commit), so it never raises a false alarm; after a power cut it
-  may be behind, and then losses up to its recorded seq are still detected but not beyond.
+  database (written after the commit), so it never raises a false alarm; when it lags (a power
+  cut, a long session killed within ``MARK_SECONDS`` of its last commands) losses up to its
+  recorded seq are still detected, losses beyond it are not.
 - **File-level checks.** A folder, a missing folder, a 0-byte file (we never leave one: a new
   store is created complete under a temp name and linked into place), a file that is not
   SQLite or holds no cardpress schema, a read-only file, a full disk: each a ``StoreError``
@@ -103,6 +105,11 @@ BUSY_SECONDS = 5.0
 
 #: Free space below which an SQLite I/O error is taken for a full disk (a WAL frame is ~4 KB).
 LOW_DISK_BYTES = 64 * 1024
+
+#: A long-lived store (``track play``, the library) updates ``FILE.seqs`` at most this often and
+#: on ``close``: written after every commit it tripled a command's latency (its metadata joins
+#: the WAL's fsync), and a record that lags is still never a false alarm.
+MARK_SECONDS = 0.5
 
 #: ``FILE.seqs`` format marker.
 SEQS_FORMAT = "cardpress-seqs"
@@ -278,7 +285,9 @@ class Store:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.seqs_path = self.path.with_name(self.path.name + ".seqs")
-        self._pending: dict[str, tuple[int, str]] = {}
+        self._pending: dict[str, tuple[int, str]] = {}     # appended in the open transaction
+        self._unmarked: dict[str, tuple[int, str]] = {}    # committed, not yet in FILE.seqs
+        self._marked_at = -MARK_SECONDS
         self.conn: sqlite3.Connection | None = None
         #: Why the file is damaged, when it opened only for reading what is left (see ``_open_damaged``).
         self.damage: str = ""
@@ -501,6 +510,7 @@ class Store:
     # ------------------------------------------------------------------ lifetime
 
     def close(self) -> None:
+        self.flush_marks()
         if self.conn is not None:
             try:
                 self.conn.close()
@@ -534,8 +544,10 @@ class Store:
             self._pending = {}
             raise
         if self._pending:
-            self._write_marks(self._pending)
+            self._unmarked.update(self._pending)
             self._pending = {}
+            if time.monotonic() - self._marked_at >= MARK_SECONDS:
+                self.flush_marks()
 
     # ------------------------------------------------------------------ FILE.seqs
 
@@ -567,6 +579,13 @@ class Store:
     def recorded(self, game_id: str) -> int:
         """The last seq ``FILE.seqs`` says was written for ``game_id`` (0 if none)."""
         return self._read_marks().get(game_id, (0, ""))[0]
+
+    def flush_marks(self) -> None:
+        """Write committed high-water marks to ``FILE.seqs`` now (``close`` does it too)."""
+        if self._unmarked:
+            self._write_marks(self._unmarked)
+            self._unmarked = {}
+        self._marked_at = time.monotonic()
 
     def _write_marks(self, done: dict[str, tuple[int, str]]) -> None:
         """Record the new high-water marks. Best effort: a failure only weakens loss detection."""
