@@ -499,3 +499,33 @@ def test_the_factory_is_the_only_place_that_builds_an_environment():
 
     assert isinstance(Layouts(check_game("duel").game).env, ImmutableSandboxedEnvironment)
     assert isinstance(_environment([REPO / "templates"], [REPO / "templates"]), ImmutableSandboxedEnvironment)
+
+
+def test_markup_the_check_accepts_reportlab_can_read():
+    """Fuzz: whatever ``check_markup`` lets through parses in ReportLab (no ValueError mid-build)."""
+    from hypothesis import given, settings, strategies as st
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+    from pipeline.fonts import register_fonts
+    from pipeline.layout.markup import MarkupError, check_markup
+
+    fonts = register_fonts()
+    style = ParagraphStyle("t", fontName=fonts.regular, fontSize=9, leading=11, wordWrap="CJK")
+    pieces = st.sampled_from([
+        "<b>", "</b>", "<i>", "</i>", "<u>", "</u>", "<br/>", "<br>", "<sup>", "</sup>", "<sub>", "</sub>",
+        '<font name="CardpressSansSC-Bold">', '<font color="#8a1c1c">', '<font size="7">', "</font>",
+        "<img src='x'/>", "<a href='x'>", "</a>", "&amp;", "&lt;", "&#x4e00;", "&#0;", "&bogus;", "&", "<", ">",
+        "卡", "a", " ", "【", "】", "\n", '"', "<font name=\"x\" color=\"#fff\">",
+    ])
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(pieces, max_size=12).map("".join))
+    def check(markup):
+        try:
+            check_markup(markup)
+        except MarkupError:
+            return
+        Paragraph(markup, style).wrap(200, 200)
+
+    check()

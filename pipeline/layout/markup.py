@@ -94,7 +94,7 @@ def check_markup(text: str) -> None:
             raise MarkupError(f"<{name}> is not allowed in card text (allowed: "
                               f"{', '.join('<' + t + '>' for t in ALLOWED_TAGS)})")
         if closing:
-            if attrs or self_closing:
+            if attrs or self_closing or name in _EMPTY:
                 raise MarkupError(f"malformed closing tag {token!r}")
             if not stack or stack[-1] != name:
                 expected = f"</{stack[-1]}>" if stack else "no closing tag"
@@ -103,6 +103,8 @@ def check_markup(text: str) -> None:
             continue
         _check_attrs(name, attrs)
         if name in _EMPTY:
+            if not self_closing:
+                raise MarkupError(f"write <{name}/> (ReportLab reads <{name}> as an open tag)")
             continue
         if self_closing:
             raise MarkupError(f"<{name}/> must have content")
