@@ -562,6 +562,14 @@ def test_import_refuses_undo_of_a_non_existent_target(tmp_path, exported):
     _refused(tmp_path, data, "log entry 5: undo of 99, which is not the last command in effect")
 
 
+def test_import_refuses_a_seat_that_does_not_exist(tmp_path, exported):
+    data, _ = exported
+    next(e for e in data["entries"][0]["events"] if e["type"] == "TurnBegan")["player"] = 7
+    for entry in data["entries"]:
+        entry.pop("digest")
+    _refused(tmp_path, data, "log entry 1: TurnBegan.player is 7, but the game has 2 players")
+
+
 def test_import_checks_the_digest_chain(tmp_path, exported):
     data, _ = exported
     data["entries"][1]["args"]["text"] = "rewritten"

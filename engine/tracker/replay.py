@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from ..errors import DataError, Problem
 from . import codec
-from .state import State, fold
+from .state import State, apply
 from .store import Entry
 
 SNAPSHOT_VERSION = 2
@@ -170,13 +170,24 @@ class Replay:
 
 
 def _fold(entry: Entry, state: State) -> State:
-    """Fold an entry's events; a log whose events do not fit the state (a player index out of
-    range, a missing outpost) is a damaged or forged log, reported as such."""
+    """Fold an entry's events; a log whose events do not fit the game (a seat that does not
+    exist, a missing outpost) is a damaged or forged log, reported as such."""
     try:
-        return fold(entry.events, state)
+        for event in entry.events:
+            for name in _SEAT_FIELDS:
+                seat = getattr(event, name, None)
+                if seat is not None and state.players and not 0 <= seat < len(state.players):
+                    raise DataError(Problem(f"log entry {entry.seq}: {type(event).__name__}.{name} is {seat}, "
+                                            f"but the game has {len(state.players)} players"))
+            state = apply(state, event)
+        return state
     except (IndexError, KeyError, TypeError, ValueError, AttributeError) as exc:
         raise DataError(Problem(f"log entry {entry.seq}: its events do not fit the game "
                                 f"({type(exc).__name__}: {exc})")) from None
+
+
+#: Event fields that name a seat (an index into the players), in any game's events.
+_SEAT_FIELDS = ("player", "winner")
 
 
 def _refuse_constant(name: str) -> Any:
