@@ -529,3 +529,66 @@ def test_markup_the_check_accepts_reportlab_can_read():
         Paragraph(markup, style).wrap(200, 200)
 
     check()
+
+
+def test_any_element_either_fails_the_schema_or_draws(tmp_path):
+    """Fuzz: an element the schema accepts never makes the painter raise anything but our errors."""
+    import io
+
+    from hypothesis import HealthCheck, given, settings, strategies as st
+    from reportlab.pdfgen.canvas import Canvas
+
+    from engine.errors import CardpressError
+    from pipeline.draw import CardPainter
+    from pipeline.fonts import register_fonts
+    from pipeline.layout.elements import SCHEMA, Element, ElementError, validate_element
+
+    from PIL import Image
+
+    (tmp_path / "art").mkdir()
+    Image.new("RGB", (4, 4), "red").save(tmp_path / "art" / "x.png")
+    painter = CardPainter(register_fonts(), 63, 88, tmp_path)
+    canvas = Canvas(io.BytesIO())
+    optional_keys = sorted({k for req, opt in SCHEMA.values() for k in (*req, *opt)})
+    numbers = st.floats(-50, 150) | st.integers(0, 100)
+    values = st.one_of(
+        numbers, st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**6, 10**6), st.booleans(),
+        st.none(),
+        st.sampled_from(["", "none", "#fff", "#123456", "#12345678", "red", "left", "center", "justify", "middle",
+                         "卡牌", "<b>粗</b>", "<img src='x'/>", "art/x.png", "../x.png"]),
+        st.lists(st.lists(numbers, min_size=2, max_size=2), min_size=2, max_size=5),
+        st.lists(st.floats(0, 10), max_size=3),
+    )
+
+    @st.composite
+    def elements(draw):
+        kind = draw(st.sampled_from(sorted(SCHEMA)))
+        required, optional = SCHEMA[kind]
+        # Mostly plausible required values, so that many elements pass and get drawn.
+        special = {"points": st.lists(st.lists(numbers, min_size=2, max_size=2), min_size=2, max_size=6) | values,
+                   "src": st.sampled_from(["art/x.png", "../x.png", "/etc/passwd", "art"])}
+        item = {"kind": kind, **{k: draw(special.get(k, numbers)) for k in required}}
+        item.update(draw(st.dictionaries(st.sampled_from(sorted(optional) or optional_keys), values, max_size=4)))
+        if draw(st.booleans()) and draw(st.booleans()):
+            item[draw(st.sampled_from(optional_keys))] = draw(values)
+        return item
+
+    drawn = []
+
+    # Derandomized: the same examples every run, so the coverage assertion below cannot flake.
+    @settings(max_examples=400, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(elements())
+    def check(item):
+        try:
+            kind, props = validate_element(1, item)
+        except ElementError:
+            return
+        drawn.append(kind)
+        try:
+            painter.paint(canvas, [Element(kind, props, "fuzz, element 1")])
+        except CardpressError:
+            pass
+
+    check()
+    assert len(set(drawn)) == len(SCHEMA), f"the fuzzer drew too few kinds: {sorted(set(drawn))}"
