@@ -30,7 +30,9 @@ from engine.tracker import LiveGame, Store, import_game
 from engine.tracker import codec, session
 from engine.tracker.session import OpIdReused, parse_log
 from engine.tracker.store import DiskFull, NotAStore, StoreDamaged, StoreUnavailable
+from engine.tracker.view import live_status
 from pipeline.track_cli import app
+from pipeline.track_view import board, log_text
 
 runner = CliRunner()
 
@@ -655,7 +657,26 @@ def test_import_fuzzing_raises_only_cardpress_errors(tmp_path, valid_log, data):
             parent[path[-1]] = replacement
     store = Store(tmp_path / "fuzz.sqlite")
     try:
-        import_game(store, parse_log(json.dumps(log).encode()), game_id=f"g{data.draw(st.integers(0, 10**9))}")
+        live = import_game(store, parse_log(json.dumps(log).encode()), game_id=f"g{data.draw(st.integers(0, 10**9))}")
+        # What was accepted must also show: the board, the status JSON and the log.
+        live_status(live), board(live), log_text(live)
+    except CardpressError:
+        pass
+    finally:
+        store.close()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                   HealthCheck.too_slow])
+@given(data=st.data())
+def test_import_of_damaged_bytes_raises_only_cardpress_errors(tmp_path, valid_log, data):
+    raw = bytearray(json.dumps(valid_log, ensure_ascii=False).encode())
+    for _ in range(data.draw(st.integers(1, 4))):
+        at = data.draw(st.integers(0, len(raw) - 1))
+        raw[at] = data.draw(st.integers(0, 255))
+    store = Store(tmp_path / "bytes.sqlite")
+    try:
+        import_game(store, parse_log(bytes(raw)), game_id=f"b{data.draw(st.integers(0, 10**9))}")
     except CardpressError:
         pass
     finally:

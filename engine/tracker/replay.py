@@ -176,9 +176,10 @@ def _fold(entry: Entry, state: State) -> State:
         for event in entry.events:
             for name in _SEAT_FIELDS:
                 seat = getattr(event, name, None)
-                if seat is not None and state.players and not 0 <= seat < len(state.players):
+                seats = len(getattr(event, "players", ()) or state.players)   # GameStarted brings its own
+                if seat is not None and seats and not 0 <= seat < seats:
                     raise DataError(Problem(f"log entry {entry.seq}: {type(event).__name__}.{name} is {seat}, "
-                                            f"but the game has {len(state.players)} players"))
+                                            f"but the game has {seats} players"))
             state = apply(state, event)
         return state
     except (IndexError, KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -187,7 +188,7 @@ def _fold(entry: Entry, state: State) -> State:
 
 
 #: Event fields that name a seat (an index into the players), in any game's events.
-_SEAT_FIELDS = ("player", "winner")
+_SEAT_FIELDS = ("player", "winner", "first")
 
 
 def _refuse_constant(name: str) -> Any:
