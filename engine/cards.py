@@ -64,6 +64,8 @@ class _RawCard:
     data: Mapping[str, Any]
     where: Location
     lines: Mapping[str, int]  # field → line (YAML only)
+    #: field → the value as written, where YAML read it as a number/bool/date (YAML only)
+    sources: Mapping[str, str] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------------------- readers
@@ -80,7 +82,8 @@ def _read_yaml(path: Path) -> Iterator[_RawCard]:
         line = line_of(items, i)
         if not isinstance(item, dict):
             raise DataError(Problem("each card must be a mapping of field: value", Location(path, line)))
-        yield _RawCard(item, Location(path, line), dict(getattr(item, "lines", {})))
+        yield _RawCard(item, Location(path, line), dict(getattr(item, "lines", {})),
+                       dict(getattr(item, "sources", {})))
 
 
 def _cell(value: Any) -> Any:
@@ -367,6 +370,8 @@ def validate_card(game: GameDefinition, raw: _RawCard, problems: list[Problem]) 
         if _blank(value):
             continue  # `text:` left empty is "not given" (a required one is reported below)
         given.add(name)
+        if spec.kind in ("str", "text", "enum") and name in raw.sources:
+            value = raw.sources[name]  # `text: 1.50` prints 1.50, as written
         typed, error = _coerce(spec, value)
         if error:
             problems.append(Problem(error, where(key), label, name))

@@ -23,9 +23,12 @@ from .paths import read_bounded
 
 
 class LinedDict(dict):
-    """A dict whose ``lines[key]`` is the 1-based line of that key; ``line`` is its own start."""
+    """A dict whose ``lines[key]`` is the 1-based line of that key; ``line`` is its own start.
 
-    __slots__ = ("lines", "line")
+    ``sources[key]`` is the text as written of a plain (unquoted) value that YAML read as a
+    number, true/false or date: a text field keeps ``1.50`` as written, not as ``1.5``."""
+
+    __slots__ = ("lines", "line", "sources")
 
 
 class LinedList(list):
@@ -129,6 +132,7 @@ class _Builder:
     def _mapping(self, node: yaml.MappingNode, depth: int) -> LinedDict:
         out = LinedDict()
         out.lines = {}
+        out.sources = {}
         out.line = node.start_mark.line + 1
         read_up_to = node.start_mark.index
         for key_node, value_node in node.value:
@@ -143,8 +147,10 @@ class _Builder:
             key = self.scalar(key_node)
             if key in out:
                 raise self.fail(key_node, f"duplicate key {key!r}")
-            out[key] = self.build(value_node, depth + 1)
+            value = out[key] = self.build(value_node, depth + 1)
             out.lines[key] = key_node.start_mark.line + 1
+            if isinstance(value_node, yaml.ScalarNode) and value is not None and not isinstance(value, str):
+                out.sources[key] = value_node.value
         return out
 
     def scalar(self, node: yaml.ScalarNode) -> Any:

@@ -689,3 +689,13 @@ def test_a_live_writers_temp_file_is_left_alone(tmp_path):
         finally:
             sleeper.kill()
             sleeper.wait()
+
+
+def test_text_fields_keep_numbers_and_words_as_written(game):
+    # YAML reads an unquoted 1.50 as the float 1.5 and 2020-01-01 as a date; a text field must
+    # print what the designer typed, not Python's rendering of the parsed value.
+    _edit(_cards(game), "  text: 对1个单位造成2点伤害。\n", "  text: 1.50\n")
+    _edit(_cards(game), "  name: 灵感\n", "  name: 2020-01-01\n")
+    cards = {c.id: c for c in load_cards(load_game(game))}
+    assert cards["spark"]["text"] == "1.50"
+    assert cards["insight"]["name"] == "2020-01-01"
