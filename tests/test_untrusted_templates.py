@@ -73,6 +73,7 @@ PAYLOADS = {
     "pydantic-v1-api": ("{{ game.copy() }}", "'copy'"),
     "file-path": ("{{ game.folder }}", "'folder'"),
     "card-file": ("{{ card.where.file }}", "'file'"),
+    "class-attribute": ("{{ dict.mro() }}", "'mro'"),
     "list-mutation": ("{% set x = [] %}{{ x.append(1) }}", "'append'"),
     "doubling-concat": ("{% set ns = namespace(s='ab') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}"
                         "{% endfor %}", "joining text"),

@@ -480,8 +480,10 @@ class CardpressEnvironment(ImmutableSandboxedEnvironment):
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         if not super().is_safe_attribute(obj, attr, value):
             return False
-        if isinstance(value, (PurePath, type, types.ModuleType)):
-            return False  # templates see data, not the file system or classes
+        if isinstance(value, (PurePath, type, types.ModuleType)) or isinstance(obj, type):
+            # Templates see data: not the file system, not classes (``dict.mro()`` leads to
+            # ``object``) and not modules.
+            return False
         if isinstance(obj, BaseModel):
             return _model_attribute_ok(type(obj), attr)
         return True
