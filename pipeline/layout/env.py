@@ -436,6 +436,10 @@ class BoundedTemplate(jinja2.Template):
         with _bounded():
             return _collect(self.root_render_func(ctx))
 
+    def generate(self, *args: Any, **kwargs: Any) -> Iterator[str]:
+        """Streaming would escape the budget (it outlives the call): yield the bounded render."""
+        yield self.render(*args, **kwargs)
+
     def make_module(self, vars=None, shared=False, locals=None):  # noqa: A002 - Jinja's signature
         with _bounded():
             return super().make_module(vars, shared, locals)
