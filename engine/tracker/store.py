@@ -114,8 +114,12 @@ MARK_SECONDS = 0.5
 #: ``FILE.seqs`` format marker.
 SEQS_FORMAT = "cardpress-seqs"
 
-#: Longest player name / game reference a store row may hold.
+#: Longest player name or ruleset id a store row may hold.
 MAX_NAME_CHARS = 200
+#: Longest game reference (a shipped id or a folder's absolute path: PATH_MAX on Linux).
+MAX_GAME_REF_CHARS = 4096
+#: ``FILE.seqs`` holds ~100 bytes per game; more than this is not ours (read no further).
+MAX_SEQS_BYTES = 4 * 1024 * 1024
 
 
 class StoreError(TrackerError):
@@ -554,7 +558,10 @@ class Store:
     def _read_marks(self) -> dict[str, tuple[int, str]]:
         """What ``FILE.seqs`` says was acknowledged, per game; {} when absent or unreadable."""
         try:
-            data = json.loads(self.seqs_path.read_bytes()[:1 << 22])
+            if not self.seqs_path.is_file():     # absent, or a FIFO/device that must not be read
+                return {}
+            with open(self.seqs_path, "rb") as fh:
+                data = json.loads(fh.read(MAX_SEQS_BYTES))
             games = data["games"] if data.get("format") == SEQS_FORMAT else {}
             return {str(g): (int(v[0]), str(v[1])) for g, v in games.items()}
         except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
@@ -625,7 +632,7 @@ class Store:
             names = None
         ok = (type(gid) is str and type(game) is str and type(ruleset) is str and type(created) in (int, float)
               and type(names) is list and all(type(n) is str and 0 < len(n) <= MAX_NAME_CHARS for n in names)
-              and len(game) <= 4096 and len(ruleset) <= MAX_NAME_CHARS)
+              and len(game) <= MAX_GAME_REF_CHARS and len(ruleset) <= MAX_NAME_CHARS)
         if not ok:
             raise StoreDamaged(f"game {gid!r} in {self.path} is damaged: its game row (game, players) is "
                                f"unreadable", gid if type(gid) is str else None, 0)
