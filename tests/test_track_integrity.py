@@ -382,6 +382,18 @@ def test_files_that_are_not_cardpress_stores(tmp_path):
     assert sqlite3.connect(other).execute("SELECT name FROM sqlite_master").fetchall() == [("t",)], "untouched"
 
 
+def test_a_wal_that_links_elsewhere_is_refused(tmp_path):
+    db = tmp_path / "g.sqlite"
+    notes_game(db, 2).store.close()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    Path(f"{db}-wal").symlink_to(victim)
+    result = cli(db, "note", "x")
+    assert result.exit_code == 1
+    assert f"error: {db}-wal is a symbolic link; a store's -wal/-shm files must be its own" in result.output
+    assert victim.read_text() == "precious\n"
+
+
 def test_db_a_folder_or_in_a_missing_folder(tmp_path):
     result = cli(tmp_path, "list")
     assert result.exit_code == 1

@@ -368,6 +368,11 @@ class Store:
             raise StoreUnavailable(f"{path} is read-only (or its folder is): cardpress writes the store and its "
                                    f"-wal/-shm files beside it, even to read it")
         wal = path.with_name(path.name + "-wal")
+        for side in (wal, path.with_name(path.name + "-shm")):
+            if side.is_symlink():
+                # SQLite would write its journal through the link, into whatever file it names.
+                raise StoreUnavailable(f"{side} is a symbolic link; a store's -wal/-shm files must be its own "
+                                       f"(delete the link)")
         if st.st_size == 0 and not (wal.is_file() and wal.stat().st_size > 0):
             # SQLite would take 0 bytes for a new empty database; but every store we create has
             # its schema and format marker before it gets its name, so 0 bytes means lost data.
