@@ -74,6 +74,9 @@ PAYLOADS = {
     "file-path": ("{{ game.folder }}", "'folder'"),
     "card-file": ("{{ card.where.file }}", "'file'"),
     "class-attribute": ("{{ dict.mro() }}", "'mro'"),
+    "print-definition": ("{{ game }}", "which templates do not print"),  # its repr names the folder
+    "format-card": ("{{ '%s' % card }}", "which templates do not print"),
+    "concat-location": ("{{ 'at ' ~ card.where }}", "which templates do not print"),
     "list-mutation": ("{% set x = [] %}{{ x.append(1) }}", "'append'"),
     "doubling-concat": ("{% set ns = namespace(s='ab') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}"
                         "{% endfor %}", "joining text"),

@@ -22,6 +22,7 @@ frames of the traceback); callers add what was being rendered (card, back, ruleb
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import re
@@ -179,6 +180,26 @@ def _check_weight(value: Any, what: str = "the value") -> Any:
     return value
 
 
+def _is_record(value: Any) -> bool:
+    """A data object (game definition, card, location, path) rather than text or a number."""
+    return isinstance(value, (BaseModel, PurePath)) or (dataclasses.is_dataclass(value) and not isinstance(value, type))
+
+
+def _check_printable(value: Any, what: str) -> Any:
+    """Text made from ``value`` is bounded, and never the repr of a data object: that would
+    print the receiver's file paths (a definition's folder, a card's file) onto a card."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if _is_record(v):
+            raise SecurityError(f"{what} is a {type(v).__name__}, which templates do not print; print one "
+                                f"of its fields (e.g. game.name, card.name)")
+        if isinstance(v, _CONTAINERS):
+            _weight(v, what)
+            stack.extend(v.values() if isinstance(v, dict) else v)
+    return value
+
+
 def _check_count(n: Any, what: str) -> None:
     if isinstance(n, int) and not isinstance(n, bool) and abs(n) > MAX_VALUE_LEN:
         raise _too_big(what, abs(n))
@@ -319,6 +340,12 @@ def _precheck_filter(name: str, args: tuple, kwargs: dict) -> tuple:
     return args
 
 
+#: Filters that turn their value into text (the rest keep it as data: ``map``, ``dictsort``…).
+_PRINTING_FILTERS = frozenset({"string", "join", "pprint", "format", "center", "indent", "wordwrap",
+                               "truncate", "trim", "upper", "lower", "title", "capitalize", "replace",
+                               "striptags", "urlencode", "urlize", "e", "escape", "forceescape", "esc"})
+
+
 def _bounded_filter(name: str, func: Callable) -> Callable:
     """``func`` with the size checks above and the clock; Jinja's pass_context/environment
     markers are kept (``update_wrapper`` copies ``__dict__``)."""
@@ -328,7 +355,10 @@ def _bounded_filter(name: str, func: Callable) -> Callable:
     def bounded(*args: Any, **kwargs: Any) -> Any:
         _clock()
         if len(args) > skip:
-            _check_weight(args[skip], f"the value given to |{name}")
+            if name in _PRINTING_FILTERS:
+                _check_printable(args[skip], f"the value given to |{name}")
+            else:
+                _check_weight(args[skip], f"the value given to |{name}")
         if skip:
             args = (args[0], *_precheck_filter(name, args[1:], kwargs))
         else:
@@ -461,7 +491,7 @@ def _collect(pieces: Iterator[str]) -> str:
 class _BoundedFormatter(SandboxedFormatter):
     def format_field(self, value: Any, format_spec: str) -> Any:
         _check_spec(format_spec)
-        _check_weight(value, "a formatted value")
+        _check_printable(value, "a formatted value")
         return _check_len(super().format_field(value, format_spec))
 
 
@@ -508,7 +538,7 @@ class CardpressEnvironment(ImmutableSandboxedEnvironment):
             _check_add(left, right)
         elif operator == "%" and isinstance(left, str):
             _check_percent(left, right)
-            _check_weight(right, "a formatted value")
+            _check_printable(right, "a formatted value")
         result = self.binop_table[operator](left, right)
         if _is_int(result) and result.bit_length() > MAX_INT_BITS:
             # Sums cannot explode in one step, but doubled in a loop they grow without end.
@@ -571,7 +601,7 @@ class CardpressEnvironment(ImmutableSandboxedEnvironment):
 
     def bounded_join(self, parts: Iterable[Any]) -> str:
         """``a ~ b``: sized before it is built."""
-        strs = [p if isinstance(p, str) else str(_check_weight(p, "a value joined with '~'")) for p in parts]
+        strs = [p if isinstance(p, str) else str(_check_printable(p, "a value joined with '~'")) for p in parts]
         size = sum(map(len, strs))
         if size > MAX_VALUE_LEN:
             raise _too_big("joining text with '~'", size)
@@ -613,8 +643,10 @@ def make_environment(search_dirs: Sequence[Path], allowed_roots: Sequence[Path],
 
 
 def _printable(value: Any) -> Any:
-    """``{{ value }}``: a container is weighed before it is turned into text."""
-    return _check_weight(value, "the printed value")
+    """``{{ value }}``: weighed, and refused if it is a data object, before it becomes text."""
+    if isinstance(value, (str, int, float)):
+        return value
+    return _check_printable(value, "the printed value")
 
 
 def own_templates_dir(folder: Path | None) -> Path | None:
