@@ -55,3 +55,10 @@ MAX_ART_FILE_BYTES = 256 * 1024 * 1024
 #: cells, which openpyxl would pad out; the 10,000-card benchmark sheet has ~15 columns).
 MAX_SHEET_ROWS = 100_000
 MAX_SHEET_COLUMNS = 1_000
+
+#: Items in one list of a tracker record (a level pile, a chain, a game log's events of one
+#: entry): a forged store or import cannot make one field allocate without bound.
+MAX_TRACK_LIST_ITEMS = 10_000
+
+#: Nesting of an exported game log (file → entries → entry → events → event → a pair list is 7).
+MAX_TRACK_LOG_DEPTH = 12

@@ -25,7 +25,7 @@ import typing
 from typing import Any, Callable
 
 from ..errors import CardpressError
-from ..limits import MAX_FIELD_CHARS, MAX_INT_DIGITS
+from ..limits import MAX_FIELD_CHARS, MAX_INT_DIGITS, MAX_TRACK_LIST_ITEMS
 
 #: The key of a record naming its class.
 TAG = "type"
@@ -34,7 +34,7 @@ TAG = "type"
 MAX_INT = 10 ** MAX_INT_DIGITS - 1
 
 #: Items in one tuple of a record (a level pile, a chain, a timer list): far above any game.
-MAX_ITEMS = 10_000
+MAX_ITEMS = MAX_TRACK_LIST_ITEMS
 
 #: Nesting of a command's arguments (``new`` stores lists and a dict of deck files).
 MAX_ARGS_DEPTH = 4

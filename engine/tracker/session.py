@@ -29,6 +29,7 @@ from ..cards import Card
 from ..decks import Deck
 from ..definitions import GameDefinition, load_game
 from ..errors import DataError, Location, Problem
+from ..limits import MAX_TRACK_LOG_DEPTH
 from ..paths import card_data_root
 from . import codec
 from . import events as ev
@@ -339,8 +340,7 @@ def describe_command(entry: Entry, order: list[str] | tuple[str, ...] = ()) -> s
 
 ENTRY_KINDS = ("start", "command", "undo", "redo")
 
-#: Nesting of an exported log (format → entries → entry → events → event → a tuple field).
-MAX_LOG_DEPTH = 12
+MAX_LOG_DEPTH = MAX_TRACK_LOG_DEPTH
 
 
 def _refuse_constant(name: str) -> Any:
