@@ -137,15 +137,16 @@ class LiveGame:
         self.store = store
         self.row: GameRow = store.game(game_id)
         self.id = game_id
+        store.verify(game_id)                     # damage is reported before anything is loaded
         self.defn = load_game(self.row.game)
         self.ctx = make_context(self.defn, cards)
+
         def fresh() -> Replay:
             return Replay(loader=lambda seq: store.entry(game_id, seq), load_all=lambda: store.entries(game_id))
 
         self.replay = fresh()
-        store.verify(game_id)
-        snap = store.latest_snapshot(game_id)
-        if snap is not None and use_snapshots:
+        snap = store.latest_snapshot(game_id) if use_snapshots else None
+        if snap is not None:
             try:
                 self.replay.restore(snap[1], lambda seq: store.digest_at(game_id, seq))
             except BadSnapshot:
