@@ -19,8 +19,9 @@ Integrity — a store file is untrusted input (it may come from someone else, or
 - **A record outside the database**, ``FILE.seqs``: after a commit the game's last seq and
   digest are written there (temp file + rename, no fsync: it must survive a killed process,
   not a power cut) — at once for the first commit of a process (every CLI command), then at
-  most every ``MARK_SECONDS`` and on ``close`` (a long ``track play`` session). When SQLite drops WAL frames after a damaged one (its WAL checksums make it
-  ignore the rest of the WAL), what remains is a shorter but self-consistent chain; the side
+  most every ``MARK_SECONDS`` and on ``close`` (a long ``track play`` session). When SQLite
+  drops WAL frames after a damaged one (its WAL checksums make it ignore the rest of the
+  WAL), what remains is a shorter but self-consistent chain; the side
   file says more was acknowledged, so the game is reported damaged instead of silently
   shorter. A whole game lost this way is reported too. The side file only ever lags the
   database (written after the commit), so it never raises a false alarm; when it lags (a power
@@ -28,15 +29,22 @@ Integrity — a store file is untrusted input (it may come from someone else, or
   recorded seq are still detected, losses beyond it are not.
 - **File-level checks.** A folder, a missing folder, a 0-byte file (we never leave one: a new
   store is created complete under a temp name and linked into place), a file that is not
-  SQLite or holds no cardpress schema, a read-only file, a full disk: each a ``StoreError``
-  naming the file. Stores of schema 1 (no digests, pickled snapshots) are migrated once, in
+  SQLite or holds no cardpress schema, a read-only file or folder, a full disk, a -wal/-shm
+  that is a symbolic link: each a ``StoreError`` naming the file. A file SQLite calls
+  malformed (flipped bytes in its b-tree pages, truncation) is reopened read-only so each
+  game's intact prefix can still be named and exported. Stores of schema 1 (no digests, pickled snapshots) are migrated once, in
   one transaction: digests computed, pickled snapshots deleted unread.
 - **Rows are parsed, never trusted**: ``players`` must be a list of names, ``events`` a list of
   known event records with fields of the right types (``codec``), else ``StoreDamaged``.
 
+Snapshots (a cache of the replay) are data-only JSON, verified against their own checksum and
+the chain's digest at their position, and dropped on any mismatch (``replay.py``).
+
 Not detected: a store rewritten consistently by someone with the file (they can recompute the
-chain) — the chain proves the log is intact, not who wrote it; and losses beyond what
-``FILE.seqs`` recorded when that file is lost too (e.g. only the ``.sqlite`` is copied).
+chain and re-seal a snapshot) — the chain proves the log is intact, not who wrote it; losses
+beyond what ``FILE.seqs`` recorded when that file is lost too (e.g. only the ``.sqlite`` is
+copied); and damage to the main file's first page (its header), which SQLite reports as "not a
+database" — then the whole file is unreadable and only a backup or an export helps.
 """
 
 from __future__ import annotations
