@@ -37,7 +37,7 @@ from engine.paths import templates_root
 
 from ..text import escape
 from .elements import ELEMENT_KINDS, Element, ElementError, elements_from_source, parse_elements
-from .env import TemplateFailure, load, make_environment, own_templates_dir, render
+from .env import TemplateFailure, load, make_environment, own_templates_dir, render, template_roots
 from .style import Style, load_style
 
 __all__ = ["ELEMENT_KINDS", "Element", "Layouts", "Style", "TemplateError", "parse_elements"]
@@ -57,13 +57,6 @@ def _template_dirs(game: GameDefinition) -> list[Path]:
         dirs.append(shipped)
     dirs.append(templates_root() / "_common")
     return dirs
-
-
-def _allowed_roots(game: GameDefinition) -> list[Path]:
-    roots = [templates_root()]
-    if game.folder is not None:
-        roots.insert(0, game.folder / "templates")
-    return roots
 
 
 _KEYWORD = re.compile(r"【([^【】]{1,12})】")
@@ -93,7 +86,7 @@ class Layouts:
     def __init__(self, game: GameDefinition):
         self.game = game
         self.dirs = _template_dirs(game)
-        self.roots = _allowed_roots(game)
+        self.roots = template_roots(game.folder)
         self.env = make_environment(
             self.dirs, self.roots, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
             filters={"tojson": _tojson, "rich": self._rich, "esc": escape},

@@ -43,7 +43,7 @@ from pydantic import BaseModel
 
 from engine import limits
 from engine.errors import CardpressError
-from engine.paths import UnsafePath, check_regular, confine, read_bounded
+from engine.paths import UnsafePath, check_regular, confine, read_bounded, templates_root
 
 #: Largest string, list or mapping a template expression may build (a render's whole output
 #: has the same bound, so no single value needs to be larger).
@@ -647,6 +647,15 @@ def _printable(value: Any) -> Any:
     if isinstance(value, (str, int, float)):
         return value
     return _check_printable(value, "the printed value")
+
+
+def template_roots(folder: Path | None) -> list[Path]:
+    """Where a game's templates (and what they include) may live: its own ``templates/`` and
+    the shipped ``templates/`` tree."""
+    roots = [templates_root()]
+    if folder is not None:
+        roots.insert(0, folder / "templates")
+    return roots
 
 
 def own_templates_dir(folder: Path | None) -> Path | None:

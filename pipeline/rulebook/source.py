@@ -22,13 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine import limits
 from engine.definitions import FieldSpec, GameDefinition, Zone, load_game
 from engine.errors import CardpressError
-from engine import limits
 from engine.paths import UnsafePath, check_regular, confine, templates_root
 from engine.yamlio import line_of, load_yaml
 from pipeline.layout.env import (CardpressEnvironment, TemplateFailure, failure, load, make_environment,
-                                 own_templates_dir, render)
+                                 own_templates_dir, render, template_roots)
 
 from .errors import RulebookTemplateError
 
@@ -117,13 +117,6 @@ def _template_dirs(game: GameDefinition) -> tuple[list[Path], str, Path]:
     return [root], f"{game.id}/{RULEBOOK_TEMPLATE}", path
 
 
-def _allowed_roots(game: GameDefinition) -> list[Path]:
-    roots = [templates_root()]
-    if game.folder is not None:
-        roots.insert(0, game.folder / "templates")
-    return roots
-
-
 def _environment(search_path: list[Path], roots: list[Path]) -> CardpressEnvironment:
     return make_environment(
         search_path, roots,
@@ -184,12 +177,12 @@ def load_glossary(game: GameDefinition, env: CardpressEnvironment | None = None)
     summaries.
     """
     path = glossary_path(game)
-    env = env or _environment([templates_root()], _allowed_roots(game))
+    env = env or _environment([templates_root()], template_roots(game.folder))
     ctx = template_context(game)
     if not path.is_file():
         return tuple(GlossaryEntry(k.term, k.summary) for k in game.keywords)
     try:
-        confine(path, _allowed_roots(game), "glossary")
+        confine(path, template_roots(game.folder), "glossary")
         check_regular(path, "glossary")
         if path.stat().st_size > limits.MAX_TEXT_FILE_BYTES:
             raise UnsafePath(f"glossary {str(path)!r} is larger than {limits.MAX_TEXT_FILE_BYTES // 2**20} MB")
@@ -244,6 +237,6 @@ def render_source(game: GameDefinition | str | Path) -> RulebookSource:
     """Render the rulebook Markdown and glossary of ``game`` (a definition, shipped id or folder)."""
     definition = game if isinstance(game, GameDefinition) else load_game(game)
     search, name, path = _template_dirs(definition)
-    env = _environment(search, _allowed_roots(definition))
+    env = _environment(search, template_roots(definition.folder))
     text = _render(env, name, template_context(definition), path)
     return RulebookSource(definition, text, load_glossary(definition, env), path)
