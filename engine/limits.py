@@ -62,3 +62,7 @@ MAX_TRACK_LIST_ITEMS = 10_000
 
 #: Nesting of an exported game log (file → entries → entry → events → event → a pair list is 7).
 MAX_TRACK_LOG_DEPTH = 12
+
+#: Bytes of one template file. Compiling costs ~20 s per MB of dense Jinja, so a bigger file
+#: would stall a build before its first render; the largest shipped template is ~20 KB.
+MAX_TEMPLATE_FILE_BYTES = 256 * 1024
