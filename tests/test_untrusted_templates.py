@@ -203,6 +203,14 @@ def test_template_name_from_game_yaml_is_confined(game):
     _fails(game, "card 'scout'", "card type 'unit'", "'..'")
 
 
+def test_template_files_are_bounded(game):
+    from engine import limits
+
+    (game / "templates" / "big.j2").write_text("x" * (limits.MAX_TEMPLATE_FILE_BYTES + 1), encoding="utf-8")
+    _face(game, "{% include 'big.j2' %}")
+    _fails(game, "card.yaml.j2, line 2", "big.j2", "larger than 256 KB", commands=("check",))
+
+
 def test_includes_inside_the_folder_and_shipped_templates_still_work(game):
     (game / "templates" / "parts").mkdir()
     (game / "templates" / "parts" / "frame.j2").write_text(
@@ -466,6 +474,7 @@ def test_glossary_term_no_stays_the_string_no(rule_game):
     ("- term: 生命\n  definition: \"{{ game.__class__ }}\"\n", 2, "'__class__'"),
     ("- term: 生命\n  definition: \"{{ rules.nope }}\"\n", 2, "nope"),
     ("- term: 生命\n  definition: \"{% if %}\"\n", 2, "syntax error"),
+    ("- term: 生命\n  definition: " + "长" * 10_001 + "\n", 2, "longer than 10,000 characters"),
 ])
 def test_glossary_errors_name_line(rule_game, text, line, fragment):
     (rule_game / "templates" / "glossary.yaml").write_text(text, encoding="utf-8")

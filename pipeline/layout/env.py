@@ -416,7 +416,10 @@ class ConfinedLoader(jinja2.BaseLoader):
             if real.is_dir():
                 continue
             check_regular(real, "template")
-            data = read_bounded(real, limits.MAX_TEXT_FILE_BYTES, "template")
+            if real.stat().st_size > limits.MAX_TEMPLATE_FILE_BYTES:
+                raise UnsafePath(f"template {str(candidate)!r} is larger than "
+                                 f"{limits.MAX_TEMPLATE_FILE_BYTES // 1024} KB; no template needs that much")
+            data = read_bounded(real, limits.MAX_TEMPLATE_FILE_BYTES, "template")
             try:
                 source = data.decode("utf-8")
             except UnicodeDecodeError as exc:

@@ -215,6 +215,9 @@ def load_glossary(game: GameDefinition, env: CardpressEnvironment | None = None)
             if isinstance(value, str) or not isinstance(value, list):
                 raise _glossary_problem(path, item, key, f"entry {term!r}: {key!r} must be a list of terms")
             lists[key] = tuple(str(v) for v in value)
+        if len(str(item["definition"])) > limits.MAX_FIELD_CHARS:
+            raise _glossary_problem(path, item, "definition", f"entry {term!r}: the definition is longer than "
+                                    f"{limits.MAX_FIELD_CHARS:,} characters")
         try:
             template = env.from_named_string(str(item["definition"]), str(path))
             definition = render(template, ctx).strip()
