@@ -203,6 +203,16 @@ def test_template_name_from_game_yaml_is_confined(game):
     _fails(game, "card 'scout'", "card type 'unit'", "'..'")
 
 
+def test_syntax_error_names_template_and_line(game):
+    _face(game, "{% if %}")
+    _fails(game, "card.yaml.j2, line 2", "card 'scout'", "syntax error")
+
+
+def test_template_that_is_not_utf8(game):
+    (game / "templates" / "card.yaml.j2").write_bytes(FIRST_LINE.encode() + b"\xff\xfe\n")
+    _fails(game, "card.yaml.j2", "not UTF-8")
+
+
 def test_template_files_are_bounded(game):
     from engine import limits
 
