@@ -265,9 +265,12 @@ def _check_percent(fmt: str, args: Any) -> None:
 
 
 def _check_spec(spec: str) -> None:
+    """Widths and precisions in a ``str.format`` spec (``{:>999999999}``)."""
     for digits in _DIGITS.findall(spec):
-        if len(digits) > 9:
-            raise _too_big("a formatted field", 10 ** 9)
+        # More digits than the bound itself has: too big, and not worth converting to an int.
+        if len(digits) > len(str(MAX_VALUE_LEN)):
+            raise TemplateLimit(f"a formatted field {digits[:12]}… wide; a template value may hold at most "
+                                f"{MAX_VALUE_LEN:,}")
         _check_count(int(digits), "a formatted field")
 
 
