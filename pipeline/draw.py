@@ -265,7 +265,7 @@ class CardPainter:
         self._check_glyphs(plain_text(markup), card, field)
         x, y, w, h = self._box(e)
         size = float(e.get("size", 8.5))
-        min_size = float(e.get("min_size", 5.5))
+        min_size = float(e.get("min_size", min(5.5, size)))  # the default floor never exceeds the size itself
         leading = float(e.get("leading", 1.32))
         style = ParagraphStyle(
             "card", fontName=self.fonts.regular, fontSize=size, leading=size * leading,
