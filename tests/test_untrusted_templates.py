@@ -71,6 +71,7 @@ PAYLOADS = {
     "model-copy": ("{{ game.model_copy() }}", "'model_copy'"),
     "model-dump": ("{{ game.model_dump() }}", "'model_dump'"),
     "pydantic-v1-api": ("{{ game.copy() }}", "'copy'"),
+    "pydantic-reads-a-file": ("{{ game.parse_file('/etc/passwd') }}", "'parse_file'"),
     "file-path": ("{{ game.folder }}", "'folder'"),
     "card-file": ("{{ card.where.file }}", "'file'"),
     "class-attribute": ("{{ dict.mro() }}", "'mro'"),
