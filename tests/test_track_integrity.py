@@ -220,6 +220,19 @@ def test_a_row_edited_with_sqlite3_is_reported_and_the_rest_exported(tmp_path):
     assert [e.args.get("text") for e in copy.entries()][1:] == [f"note-{k}" for k in range(2, 6)]
 
 
+def test_an_edited_game_row_breaks_the_chain_at_entry_1(tmp_path):
+    db = tmp_path / "g.sqlite"
+    live = notes_game(db, 3)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE games SET players = '[\"A\", \"Mallory\"]'")
+    conn.commit()
+    result = cli(db, "status")
+    assert result.exit_code == 1
+    assert (f"error: game {live.id} in {db} is damaged after entry 0 (the last good entry): entry 1 (or the game's "
+            f"row it seals: its game and players) does not match its checksum; not even its first entry is intact"
+            in result.output)
+
+
 def test_a_value_of_the_wrong_type_in_a_row_is_damage_not_a_traceback(tmp_path):
     db = tmp_path / "g.sqlite"
     live = notes_game(db, 4)
@@ -274,6 +287,26 @@ def test_flipped_bytes_in_the_main_database_file(tmp_path):
     assert result.exit_code == 1
     assert f"error: {damaged_message(db, live.id, 6, 'entry 7 does not match its checksum')}" in result.output
     assert [e["seq"] for e in intact_export(db, live.id, tmp_path / "i.json")["entries"]] == list(range(1, 7))
+
+
+def test_a_damaged_index_is_reported_and_the_table_still_exported(tmp_path):
+    """A damaged index makes SQLite silently find fewer rows; the walk reads the table itself."""
+    db = tmp_path / "g.sqlite"
+    live = notes_game(db, 5)
+    live.store.close()
+    conn = sqlite3.connect(db)
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    roots = [r for (r,) in conn.execute("SELECT rootpage FROM sqlite_master WHERE name LIKE 'sqlite_autoindex_entries_%'")]
+    conn.close()
+    raw = bytearray(db.read_bytes())
+    for root in roots:                     # each small index is one leaf page: make it an empty leaf
+        at = (root - 1) * page_size
+        raw[at:at + 8] = bytes([0x0A, 0, 0, 0, 0, page_size >> 8 & 0xFF, page_size & 0xFF, 0])
+    db.write_bytes(bytes(raw))
+    result = cli(db, "status")
+    assert result.exit_code == 1
+    assert f"error: game {live.id} in {db} is damaged" in result.output and "index" in result.output
+    assert [e["seq"] for e in intact_export(db, live.id, tmp_path / "i.json")["entries"]] == [1, 2, 3, 4, 5]
 
 
 def _copy_store(src: Path, dest: Path) -> None:

@@ -36,7 +36,7 @@ from . import events as ev
 from .core import Context, IllegalCommand, TrackerError, commands_of, run_command, start_game
 from .replay import BadSnapshot, Replay
 from .state import State
-from .store import Entry, GameRow, Store, StoreConflict, entry_digest, now
+from .store import Entry, GameRow, Store, StoreConflict, StoreDamaged, chain_seed, entry_digest, now
 
 FORMAT = "cardpress-track"
 FORMAT_VERSION = 1
@@ -137,7 +137,7 @@ class LiveGame:
         self.store = store
         self.row: GameRow = store.game(game_id)
         self.id = game_id
-        store.verify(game_id)                     # damage is reported before anything is loaded
+        verified, _ = store.verify(game_id)       # damage is reported before anything is loaded
         self.defn = load_game(self.row.game)
         self.ctx = make_context(self.defn, cards)
 
@@ -154,6 +154,11 @@ class LiveGame:
                 self.replay = fresh()
         self._snapshot_seq = self.replay.last_seq
         self._catch_up()
+        if self.replay.last_seq < verified:
+            # The walk read the table itself; reading through the index found fewer entries.
+            raise StoreDamaged(f"game {game_id} in {store.path} is damaged: the database's index finds "
+                               f"{self.replay.last_seq} of its {verified} entries; `cardpress track export "
+                               f"{game_id} --intact -o {game_id}-intact.json` saves them all", game_id, verified)
         if use_snapshots:
             self._maybe_snapshot()
 
@@ -445,7 +450,7 @@ def validate_log(data: Any, source: str | Path | None = None,
                          "entries")
     entries: list[Entry] = []
     seen: dict[str, int] = {}
-    previous = ""
+    previous = chain_seed(ref, ruleset, players)
     for n, item in enumerate(raw, 1):
         try:
             entry = Entry.from_json(item, f"entry {n}")

@@ -10,7 +10,7 @@ command returned is on disk even if the process is killed the next instant.
 Integrity — a store file is untrusted input (it may come from someone else, or be damaged):
 
 - **Chained digests.** Each entry stores ``digest = sha256(previous digest + canonical JSON of
-  the entry)`` (the first entry chains from ""). Opening a game re-computes the chain over the
+  the entry)`` (the first entry chains from ``chain_seed``, a digest of the game's row). Opening a game re-computes the chain over the
   stored text (one sha256 per entry, no JSON parsing) and stops at the first entry that does
   not match: a flipped byte in an entry, a row edited with ``sqlite3``, a row deleted or
   inserted in the middle, SQLite-level damage (``database disk image is malformed``) part-way
@@ -239,6 +239,19 @@ def _digest(previous: str, text: str) -> str:
     return hashlib.sha256((previous + text).encode("utf-8")).hexdigest()
 
 
+def chain_seed(game: str, ruleset: str, players: tuple[str, ...] | list[str]) -> str:
+    """What entry 1 chains from: the game's row (what is played, by whom), so damage to the row
+    is caught like damage to an entry. The game's id is left out: ``import --as`` renames."""
+    return hashlib.sha256(codec.canonical({"game": game, "players": list(players), "ruleset": ruleset})
+                          .encode("utf-8")).hexdigest()
+
+
+def _mismatch(seq: int) -> str:
+    if seq == 1:
+        return "entry 1 (or the game's row it seals: its game and players) does not match its checksum"
+    return f"entry {seq} does not match its checksum"
+
+
 def canonical_parts(entry: Entry) -> tuple[str, str]:
     """The canonical ``args`` and ``events`` text of an entry, as stored."""
     return codec.canonical(entry.args), codec.canonical([ev.to_record(e) for e in entry.events])
@@ -262,8 +275,14 @@ def _row_fits(row: tuple) -> bool:
 _NUMBER = (float, int)
 
 
-def _is_damage(exc: sqlite3.Error) -> bool:
+def _why(exc: BaseException) -> str:
+    return "text in it is not valid UTF-8" if isinstance(exc, UnicodeDecodeError) else str(exc)
+
+
+def _is_damage(exc: BaseException) -> bool:
     """An error that means the bytes are bad (not a lock, a full disk or a read-only file)."""
+    if isinstance(exc, UnicodeDecodeError):
+        return True
     text = str(exc).lower()
     if isinstance(exc, sqlite3.OperationalError):
         return "malformed" in text or "corrupt" in text or "decode" in text
@@ -310,7 +329,7 @@ class Store:
                 self.conn.execute(pragma)
             self._check_schema()
             self._remove_stale_marks()
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             self.close()
             error = self._error(exc, "open")
             if not isinstance(error, StoreDamaged) or not self._open_damaged(str(exc)):
@@ -460,7 +479,10 @@ class Store:
 
     def _migrate_game(self, game_id: str) -> None:
         """Digest a game's entries in order; from an unreadable one on, digests stay NULL (reported on open)."""
-        previous = ""
+        try:
+            previous = self._seed(game_id)
+        except StoreDamaged:
+            return
         rows = self.conn.execute("SELECT seq, op_id, kind, command, args, target, events, created FROM entries "
                                  "WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
         for k, row in enumerate(rows, 1):
@@ -477,8 +499,11 @@ class Store:
 
     # ------------------------------------------------------------------ errors
 
-    def _error(self, exc: sqlite3.Error, doing: str) -> StoreError:
+    def _error(self, exc: sqlite3.Error | UnicodeDecodeError, doing: str) -> StoreError:
         """One of our errors, naming the file, for an sqlite3 error while ``doing`` something."""
+        if isinstance(exc, UnicodeDecodeError):
+            # SQLite's own message quoted damaged bytes of the schema (or a text value was damaged).
+            return _damaged_file(self.path, "text in it is not valid UTF-8")
         text = str(exc)
         low = text.lower()
         if "full" in low or (("disk i/o" in low or "unable to open" in low) and self._disk_full()):
@@ -521,7 +546,7 @@ class Store:
     def _guard(self, doing: str) -> Iterator[None]:
         try:
             yield
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             raise self._error(exc, doing) from None
 
     # ------------------------------------------------------------------ lifetime
@@ -702,9 +727,13 @@ class Store:
                                     (game_id, op_id)).fetchone()
         return row[0] if row else None
 
+    def _seed(self, game_id: str) -> str:
+        row = self.game(game_id)
+        return chain_seed(row.game, row.ruleset, row.players)
+
     def digest_at(self, game_id: str, seq: int) -> str | None:
         if seq == 0:
-            return ""
+            return self._seed(game_id)
         with self._guard("read"):
             row = self.conn.execute("SELECT digest FROM entries WHERE game_id = ? AND seq = ?",
                                     (game_id, seq)).fetchone()
@@ -753,11 +782,15 @@ class Store:
         return good, digest
 
     def _walk(self, game_id: str) -> tuple[int, str, str]:
-        """(last good seq, its digest, why the next one is not good — "" when all are)."""
-        good, previous = 0, ""
+        """(last good seq, its digest, why the next one is not good — "" when all are).
+
+        Walks the table itself in insertion order, not an index: a damaged index makes SQLite
+        return too few rows without any error, so the index is then checked against the walk.
+        """
+        good, previous = 0, self._seed(game_id)
         try:
-            cursor = self.conn.execute(f"SELECT {self._COLUMNS} FROM entries WHERE game_id = ? ORDER BY seq",
-                                       (game_id,))
+            cursor = self.conn.execute(f"SELECT {self._COLUMNS} FROM entries NOT INDEXED WHERE game_id = ? "
+                                       "ORDER BY rowid", (game_id,))
             for row in cursor:
                 if not _row_fits(row):
                     return good, previous, f"entry {good + 1} has a value of the wrong type"
@@ -766,12 +799,19 @@ class Store:
                     return good, previous, f"entry {good + 1} is missing"
                 expected = _digest(previous, _entry_text(seq, op_id, kind, command, args, target, events, created))
                 if digest != expected:
-                    return good, previous, f"entry {seq} does not match its checksum"
+                    return good, previous, _mismatch(seq)
                 good, previous = seq, digest
-        except sqlite3.DatabaseError as exc:
+            if good == 0:
+                return good, previous, "entry 1 is missing (a game is stored with its setup entry)"
+            indexed = self.conn.execute("SELECT COUNT(*), MAX(seq) FROM entries WHERE game_id = ?",
+                                        (game_id,)).fetchone()
+            if tuple(indexed) != (good, good) or self.digest_at(game_id, good) != previous:
+                return good, previous, (f"the database's index is damaged (it finds {indexed[0]} entries, the "
+                                        f"table holds {good})")
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             if not _is_damage(exc):
                 raise self._error(exc, "read") from None
-            return good, previous, f"the database file is damaged ({exc})"
+            return good, previous, f"the database file is damaged ({_why(exc)})"
         return good, previous, ""
 
     def entries(self, game_id: str, after: int = 0) -> list[Entry]:
@@ -792,14 +832,16 @@ class Store:
             row = self.conn.execute(f"SELECT {self._COLUMNS} FROM entries WHERE game_id = ? AND seq = ?",
                                     (game_id, seq)).fetchone()
         if row is None:
-            raise KeyError(seq)
+            # Only entries the chain walk has seen are asked for: not finding one is a bad index.
+            raise _damaged_game(self.path, game_id, seq - 1, f"entry {seq} cannot be found through the "
+                                f"database's index (the index is damaged)")
         return self._checked(game_id, row, self.digest_at(game_id, seq - 1), seq)
 
     def _checked(self, game_id: str, row: tuple, previous: str | None, expect: int) -> Entry:
         if previous is None or not _row_fits(row) or row[0] != expect:
             raise _damaged_game(self.path, game_id, expect - 1, f"entry {expect} is missing or unreadable")
         if row[8] != _digest(previous, _entry_text(*row[:8])):
-            raise _damaged_game(self.path, game_id, expect - 1, f"entry {expect} does not match its checksum")
+            raise _damaged_game(self.path, game_id, expect - 1, _mismatch(expect))
         try:
             return _parse_row(row, f"entry {expect}")
         except (codec.CodecError, ValueError, RecursionError) as exc:
@@ -812,7 +854,7 @@ class Store:
         damaged ones) and stops at the first row that cannot be read or does not chain.
         """
         out: list[Entry] = []
-        previous = ""
+        previous = self._seed(game_id)
         try:
             cursor = self.conn.execute(f"SELECT {self._COLUMNS} FROM entries NOT INDEXED WHERE game_id = ? "
                                        "ORDER BY rowid", (game_id,))
@@ -823,10 +865,10 @@ class Store:
                     return out, exc.why
                 out.append(entry)
                 previous = entry.digest
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             if not _is_damage(exc):
                 raise self._error(exc, "read") from None
-            return out, f"the database file is damaged after that ({exc})"
+            return out, f"the database file is damaged after that ({_why(exc)})"
         return out, ""
 
     # ------------------------------------------------------------------ snapshots (a cache)
