@@ -765,7 +765,7 @@ class Store:
     def verify(self, game_id: str) -> tuple[int, str]:
         """Check the game's digest chain (and ``FILE.seqs``); its last seq and digest.
 
-        Raises ``StoreDamaged`` naming the last good entry. Reads the stored text only: ~1 µs per entry.
+        Raises ``StoreDamaged`` naming the last good entry. Reads the stored text only, no JSON parsing: ~7 µs per entry (10,000 in ~70 ms).
         """
         if self.damage:
             kept, _ = self.intact_entries(game_id)
