@@ -10,30 +10,34 @@ command returned is on disk even if the process is killed the next instant.
 Integrity — a store file is untrusted input (it may come from someone else, or be damaged):
 
 - **Chained digests.** Each entry stores ``digest = sha256(previous digest + canonical JSON of
-  the entry)`` (the first entry chains from ``chain_seed``, a digest of the game's row). Opening a game re-computes the chain over the
-  stored text (one sha256 per entry, no JSON parsing) and stops at the first entry that does
-  not match: a flipped byte in an entry, a row edited with ``sqlite3``, a row deleted or
-  inserted in the middle, SQLite-level damage (``database disk image is malformed``) part-way
-  through the table. The game is then reported as ``StoreDamaged`` naming the last good entry N,
-  and ``intact_entries`` (``track export GAME --intact``) recovers entries 1..N.
+  the entry)``; the first entry chains from ``chain_seed``, a digest of the game's row (its
+  game and players). Opening a game re-computes the chain over the stored text (one sha256
+  per entry, no JSON parsing), walking the table itself rather than an index, and stops at
+  the first entry that does not match: a flipped byte in an entry or in the game's row, a row
+  edited with ``sqlite3``, a row deleted or inserted in the middle, SQLite-level damage
+  (``database disk image is malformed``) part-way through the table. Then the index is checked
+  against the walk (a damaged index makes SQLite return too few rows without any error). The
+  game is reported as ``StoreDamaged`` naming the last good entry N, and ``intact_entries``
+  (``track export GAME --intact``) recovers entries 1..N.
 - **A record outside the database**, ``FILE.seqs``: after a commit the game's last seq and
   digest are written there (temp file + rename, no fsync: it must survive a killed process,
   not a power cut) — at once for the first commit of a process (every CLI command), then at
   most every ``MARK_SECONDS`` and on ``close`` (a long ``track play`` session). When SQLite
   drops WAL frames after a damaged one (its WAL checksums make it ignore the rest of the
-  WAL), what remains is a shorter but self-consistent chain; the side
-  file says more was acknowledged, so the game is reported damaged instead of silently
-  shorter. A whole game lost this way is reported too. The side file only ever lags the
-  database (written after the commit), so it never raises a false alarm; when it lags (a power
-  cut, a long session killed within ``MARK_SECONDS`` of its last commands) losses up to its
-  recorded seq are still detected, losses beyond it are not.
+  WAL), what remains is a shorter but self-consistent chain; the side file says more was
+  acknowledged, so the game is reported damaged instead of silently shorter. A whole game
+  lost this way is reported too. The side file only ever lags the database (written after
+  the commit), so it never raises a false alarm; when it lags (a power cut, a long session
+  killed within ``MARK_SECONDS`` of its last commands) losses up to its recorded seq are
+  still detected, losses beyond it are not.
 - **File-level checks.** A folder, a missing folder, a 0-byte file (we never leave one: a new
   store is created complete under a temp name and linked into place), a file that is not
   SQLite or holds no cardpress schema, a read-only file or folder, a full disk, a -wal/-shm
   that is a symbolic link: each a ``StoreError`` naming the file. A file SQLite calls
   malformed (flipped bytes in its b-tree pages, truncation) is reopened read-only so each
-  game's intact prefix can still be named and exported. Stores of schema 1 (no digests, pickled snapshots) are migrated once, in
-  one transaction: digests computed, pickled snapshots deleted unread.
+  game's intact prefix can still be named and exported. Stores of schema 1 (no digests,
+  pickled snapshots) are migrated once, in one transaction: digests computed, pickled
+  snapshots deleted unread.
 - **Rows are parsed, never trusted**: ``players`` must be a list of names, ``events`` a list of
   known event records with fields of the right types (``codec``), else ``StoreDamaged``.
 
@@ -765,7 +769,8 @@ class Store:
     def verify(self, game_id: str) -> tuple[int, str]:
         """Check the game's digest chain (and ``FILE.seqs``); its last seq and digest.
 
-        Raises ``StoreDamaged`` naming the last good entry. Reads the stored text only, no JSON parsing: ~7 µs per entry (10,000 in ~70 ms).
+        Raises ``StoreDamaged`` naming the last good entry. Reads the stored text only, no JSON
+        parsing: ~7 µs per entry (10,000 in ~70 ms).
         """
         if self.damage:
             kept, _ = self.intact_entries(game_id)
