@@ -102,6 +102,13 @@ def read_bounded(path: Path, limit: int, what: str = "file") -> bytes:
     with open(path, "rb") as fh:
         data = fh.read(limit + 1)
     if len(data) > limit:
-        raise UnsafePath(f"{what} {str(path)!r} is larger than {limit // (1024 * 1024)} MB; "
-                         f"cardpress refuses files this large")
+        raise UnsafePath(f"{what} {str(path)!r} is larger than {_size(limit)}; cardpress refuses files this large")
     return data
+
+
+def _size(n: int) -> str:
+    """``16 MB``, ``256 KB``, ``900 bytes``: a limit as a person reads it."""
+    for unit, scale in (("MB", 1024 * 1024), ("KB", 1024)):
+        if n >= scale:
+            return f"{n / scale:g} {unit}"
+    return f"{n} bytes"

@@ -137,6 +137,15 @@ def test_a_hanging_render_is_stopped_by_the_clock(game, monkeypatch):
     assert "card 'guardian': not rendered, the template ran out of time for card 'scout'" in out
 
 
+def test_a_build_stops_when_templates_use_up_the_build_budget(game, monkeypatch):
+    from engine import limits
+
+    # A template just under the per-render bound for every card: the build-wide bound ends it.
+    monkeypatch.setattr(limits, "MAX_BUILD_TEMPLATE_SECONDS", 0.0)
+    _face(game, "{% for i in range(3000) %}{% endfor %}")
+    _fails(game, "not rendered, the templates have taken more than 0 s in all for this build")
+
+
 def test_back_templates_are_sandboxed_too(game):
     (game / "templates" / "back.yaml.j2").write_text(FIRST_LINE + "{{ ''.__class__ }}\n", encoding="utf-8")
     _fails(game, "back.yaml.j2, line 2", "back 'default'", "'__class__'")

@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from engine import limits
 from engine.cards import Card
 from engine.definitions import GameDefinition
 from engine.errors import CardpressError
@@ -96,6 +98,8 @@ class Layouts:
         # Templates that ran out of time, and the message: a slow template would otherwise
         # cost MAX_TEMPLATE_SECONDS for each of hundreds of cards before the build can fail.
         self._timed_out: dict[str, str] = {}
+        #: Seconds spent rendering so far, against ``MAX_BUILD_TEMPLATE_SECONDS``.
+        self._spent = 0.0
 
     @cached_property
     def style(self) -> Style:
@@ -139,12 +143,19 @@ class Layouts:
         size = self.game.card_size
         if tpl.filename in self._timed_out:
             raise TemplateError(f"{tpl.filename}: {what}: not rendered, {self._timed_out[tpl.filename]}")
+        if self._spent > limits.MAX_BUILD_TEMPLATE_SECONDS:
+            raise TemplateError(f"{tpl.filename}: {what}: not rendered, the templates have taken more than "
+                                f"{limits.MAX_BUILD_TEMPLATE_SECONDS:g} s in all for this build "
+                                "(far beyond any real card design); cardpress stops here")
+        started = time.monotonic()
         try:
             source = render(tpl, {"W": size.width_mm, "H": size.height_mm, **context})
         except TemplateFailure as exc:
             if exc.timed_out:
                 self._timed_out[tpl.filename] = f"the template ran out of time for {what}"
             raise TemplateError(f"{exc.where or tpl.filename}: {what}: {exc.message}") from None
+        finally:
+            self._spent += time.monotonic() - started
         try:
             return elements_from_source(source, tpl.filename)
         except ElementError as exc:
