@@ -112,3 +112,16 @@ def _size(n: int) -> str:
         if n >= scale:
             return f"{n / scale:g} {unit}"
     return f"{n} bytes"
+
+
+# ---------------------------------------------------------------------------- per-user data
+
+
+def user_data_dir() -> Path:
+    """Where this user's games and keys live: ``$CARDPRESS_DATA`` or the platform's data dir."""
+    env = os.environ.get("CARDPRESS_DATA")
+    if env:
+        return Path(env)
+    import platformdirs  # here, not at import: a tracker command that never needs it skips the cost
+
+    return Path(platformdirs.user_data_dir("cardpress"))

@@ -43,9 +43,9 @@ GAMES, TURN, BACKROOMS, DUEL, RIDM = "Games", "Turn", "backrooms", "duel", "ridm
 
 
 def default_db() -> Path:
-    import platformdirs
+    from engine.paths import user_data_dir
 
-    return Path(platformdirs.user_data_dir("cardpress")) / "games.sqlite"
+    return user_data_dir() / "games.sqlite"
 
 
 Db = Annotated[Optional[Path], typer.Option("--db", envvar="CARDPRESS_DB", help="Event store file (default: user data dir).")]

@@ -12,6 +12,15 @@ from engine.paths import card_data_root, templates_root
 REPO = Path(__file__).resolve().parent.parent
 
 
+def pytest_configure(config):
+    """Games, stores and the snapshot key go to a folder of the test run, never the user's own
+    (subprocesses inherit it, so a crash test's processes share one key)."""
+    import os
+    import tempfile
+
+    os.environ.setdefault("CARDPRESS_DATA", tempfile.mkdtemp(prefix="cardpress-test-data-"))
+
+
 @pytest.fixture(scope="session")
 def duel_sheets(tmp_path_factory):
     """The shipped duel game built for both papers: {paper: Path}, plus the BuildResult."""

@@ -87,10 +87,50 @@ def _body(db: Path, game_id: str) -> dict:
     return json.loads(raw)["body"]
 
 
-def _sealed(body: dict) -> bytes:
-    """A snapshot with a correct checksum of its own (as a forger would recompute it)."""
-    checksum = hashlib.sha256(codec.canonical(body).encode()).hexdigest()
+def _sealed(body: dict, key: bytes | None = None) -> bytes:
+    """A snapshot sealed with this machine's key (default) or another: what passes the seal, so
+    the checks behind it are what a test exercises."""
+    from engine.tracker.replay import _checksum, seal_key
+
+    checksum = _checksum(body, key or seal_key())
     return codec.canonical({"body": body, "checksum": checksum}).encode()
+
+
+def test_a_resealed_forgery_from_another_machine_is_dropped(snapshotted):
+    # A stranger can recompute any public checksum, and seal with their own key, but not ours.
+    live, db = snapshotted
+    body = _body(db, live.id)
+    body["state"]["players"][0]["cost"] = 999
+    plain = hashlib.sha256(codec.canonical(body).encode()).hexdigest()
+    for forged in (codec.canonical({"body": body, "checksum": plain}).encode(), _sealed(body, b"k" * 32)):
+        _forge(db, live.id, forged)
+        again = _resumed(db, live.id)
+        assert again.state.players[0].cost == live.state.players[0].cost == 11
+        assert again.replay.applied[0][1] is not None, "rebuilt from the log"
+        _assert_replaced(db, live)
+
+
+def test_without_a_usable_key_games_replay_from_the_log(snapshotted, monkeypatch):
+    from engine.tracker import replay
+
+    live, db = snapshotted
+    monkeypatch.setattr(replay, "_key", None)    # e.g. a read-only home folder
+    again = _resumed(db, live.id)
+    assert again.state == live.state and again.replay.applied[0][1] is not None
+    for _ in range(5):
+        again.do("gain", player="B", amount=1)   # no snapshot can be sealed: none is written
+    assert again.store.latest_snapshot(live.id) is None
+
+
+def test_the_key_is_private_and_made_once(tmp_path):
+    from engine.tracker.replay import _read_or_make_key
+
+    path = tmp_path / "d" / "snapshot.key"
+    key = _read_or_make_key(path)
+    assert key is not None and len(key) == 32 and _read_or_make_key(path) == key
+    assert path.stat().st_mode & 0o777 == 0o600
+    path.write_bytes(b"short")                   # a key cut short by a crash is never trusted
+    assert _read_or_make_key(path) is None
 
 
 def _resumed(db: Path, game_id: str) -> LiveGame:

@@ -3,26 +3,34 @@
 A snapshot is a cache of a ``Replay`` after entry ``seq``: data only (canonical JSON through
 ``codec``), never code. It is used only when everything about it checks out:
 
-- its own checksum (sha256 of its body) matches — a damaged or truncated blob is dropped;
+- its seal (an HMAC-SHA256 of its body under this machine's key, ``seal_key``) matches — a
+  damaged or truncated blob, or one written anywhere else, is dropped;
 - its version is this cardpress's;
 - the log's chained digest at ``seq`` equals the one it recorded — a snapshot of another log,
   or of a log rewritten since, is dropped;
 - its state decodes field by field into the state classes (an ``int`` is an int…) and its
   undo/redo stacks are well-formed seq lists.
 
-Otherwise the caller deletes it and replays the log. What this cannot catch: someone who edits
-the state *and* recomputes the checksum while keeping the log digest (possible only with write
-access to the store file, with which the log itself could be rewritten too). The log is the
-record; a snapshot only saves replay time.
+Otherwise the caller deletes it and replays the log (and writes a fresh one). The seal is keyed:
+a store file someone sends you carries snapshots sealed with *their* key, or forged with a
+recomputed plain checksum, and neither is accepted here, so a snapshot can never make the board
+disagree with the log. Without a usable key (a read-only home folder) no snapshot is written or
+trusted; games just replay from the log. The log is the record; a snapshot only saves replay time.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
+import os
+import secrets
+import stat
+from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import DataError, Problem
+from ..paths import user_data_dir
 from . import codec
 from .state import State, apply
 from .store import Entry
@@ -48,8 +56,44 @@ class BadSnapshot(Exception):
     """Why a snapshot was not used (it is then deleted and the log replayed). Internal."""
 
 
-def _checksum(body: Any) -> str:
-    return hashlib.sha256(codec.canonical(body).encode("utf-8")).hexdigest()
+#: Bytes of the per-machine key that seals snapshots.
+_KEY_BYTES = 32
+_key: bytes | None | bool = False  # False: not read yet
+
+
+def seal_key() -> bytes | None:
+    """This machine's snapshot key (``<user data dir>/snapshot.key``, made on first use, mode
+    0600), or None when it cannot be read or made."""
+    global _key
+    if _key is False:
+        _key = _read_or_make_key(user_data_dir() / "snapshot.key")
+    return _key
+
+
+def _read_or_make_key(path: Path) -> bytes | None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(secrets.token_bytes(_KEY_BYTES))
+                fh.flush()
+                os.fsync(fh.fileno())
+        with open(path, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return None
+            key = fh.read(_KEY_BYTES + 1)
+    except OSError:
+        return None
+    # A key cut short (a crash between create and write) is never trusted: snapshots are skipped.
+    return key if len(key) == _KEY_BYTES else None
+
+
+def _checksum(body: Any, key: bytes) -> str:
+    return hmac.new(key, codec.canonical(body).encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 class Replay:
@@ -72,11 +116,15 @@ class Replay:
 
     # ------------------------------------------------------------------ snapshots
 
-    def snapshot(self) -> bytes:
+    def snapshot(self) -> bytes | None:
+        """The sealed snapshot, or None when this machine has no key to seal it with."""
+        key = seal_key()
+        if key is None:
+            return None
         body = {"version": SNAPSHOT_VERSION, "seq": self.last_seq, "log_digest": self.digest,
                 "state": codec.encode(self.state), "applied": [s for s, _ in self.applied],
                 "redo": list(self.redo)}
-        return codec.canonical({"body": body, "checksum": _checksum(body)}).encode("utf-8")
+        return codec.canonical({"body": body, "checksum": _checksum(body, key)}).encode("utf-8")
 
     def restore(self, data: Any, log_digest: Callable[[int], str | None]) -> None:
         """Start from a snapshot; ``log_digest(seq)`` is the store's digest of entry ``seq``.
@@ -93,8 +141,11 @@ class Replay:
         if type(outer) is not dict or set(outer) != {"body", "checksum"} or type(outer["body"]) is not dict:
             raise BadSnapshot("not a snapshot record")
         body = outer["body"]
-        if outer["checksum"] != _checksum(body):
-            raise BadSnapshot("its checksum does not match its contents")
+        key = seal_key()
+        if key is None:
+            raise BadSnapshot("no snapshot key on this machine")
+        if not isinstance(outer["checksum"], str) or not hmac.compare_digest(outer["checksum"], _checksum(body, key)):
+            raise BadSnapshot("its seal does not match (damaged, or not written on this machine)")
         if body.get("version") != SNAPSHOT_VERSION:
             raise BadSnapshot(f"version {body.get('version')!r}, not {SNAPSHOT_VERSION}")
         seq = body.get("seq")

@@ -164,7 +164,9 @@ class LiveGame:
 
     def _maybe_snapshot(self) -> None:
         if self.replay.last_seq - self._snapshot_seq >= SNAPSHOT_EVERY:
-            self.store.save_snapshot(self.id, self.replay.last_seq, self.replay.snapshot())
+            data = self.replay.snapshot()
+            if data is not None:  # None: no key to seal it with; resuming replays the log
+                self.store.save_snapshot(self.id, self.replay.last_seq, data)
             self._snapshot_seq = self.replay.last_seq
 
     # -------------------------------------------------------------------- creation
