@@ -340,3 +340,7 @@ def main() -> None:
         typer.secho(f"error: internal error ({type(exc).__name__}: {exc}); this is a bug in cardpress, "
                     "please report it with the command you ran", err=True, fg=typer.colors.RED)
         sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()
