@@ -125,3 +125,14 @@ def user_data_dir() -> Path:
     import platformdirs  # here, not at import: a tracker command that never needs it skips the cost
 
     return Path(platformdirs.user_data_dir("cardpress"))
+
+
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a temp file it owns is then not a leftover)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # someone else's process: alive, just not ours to signal
+    return True

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Iterator
 
 from engine.errors import CardpressError
-from engine.paths import confine
+from engine.paths import confine, process_alive
 
 _TEMP = re.compile(r"^\.(?P<target>.+)\.(?P<pid>\d+)\.[A-Za-z0-9_]+\.tmp$")
 #: A temp file of a process that is alive but this old is also a leftover (the id was reused).
@@ -67,16 +67,6 @@ def output_path(folder: Path, name: str) -> Path:
     return path
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # someone else's process
-    return True
-
-
 def remove_leftovers(folder: Path) -> list[Path]:
     """Delete temp files in ``folder`` left by writers that were killed; return them."""
     removed = []
@@ -94,7 +84,7 @@ def remove_leftovers(folder: Path) -> list[Path]:
             if not stat.S_ISREG(info.st_mode):
                 continue
             pid = int(match["pid"])
-            if pid != os.getpid() and _alive(pid) and now - info.st_mtime < STALE_SECONDS:
+            if pid != os.getpid() and process_alive(pid) and now - info.st_mtime < STALE_SECONDS:
                 continue  # another build is writing it right now
             if pid == os.getpid() and now - info.st_mtime < STALE_SECONDS:
                 continue  # one of our own, still open

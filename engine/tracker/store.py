@@ -67,6 +67,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator
 
+from ..paths import process_alive
 from . import codec
 from . import events as ev
 from .core import TrackerError
@@ -619,7 +620,7 @@ class Store:
             return
         for name in names:
             pid = name[len(prefix):].split(".", 1)[0]
-            if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            if pid.isdigit() and int(pid) != os.getpid() and not process_alive(int(pid)):
                 try:
                     (self.seqs_path.parent / name).unlink()
                 except OSError:
@@ -906,16 +907,6 @@ class Store:
         with self.transaction():
             self.conn.execute("INSERT INTO meta(key, value) VALUES ('current', ?) "
                               "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (game_id,))
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True   # someone else's process
-    return True
 
 
 def _parse_row(row: tuple, where: str) -> Entry:
