@@ -15,7 +15,7 @@ import sqlite3
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Iterator, Optional
+from typing import Annotated, Any, Callable, Iterator, Optional
 
 import typer
 
@@ -23,7 +23,9 @@ from engine.errors import CardpressError
 from engine.limits import MAX_IMPORT_BYTES
 from engine.paths import read_bounded
 from engine.tracker import LiveGame, Store, resume
-from engine.tracker.core import CORE_COMMANDS
+from engine.live.script import parse_line
+from engine.tracker.core import commands_of
+from engine.tracker.kit import CommandSpec, Param, declared_commands, fill, shipped_numbers
 from engine.tracker.session import import_game, intact_export, parse_log
 from engine.tracker.view import live_status, log_lines
 
@@ -78,17 +80,6 @@ def _store(db: Path | None) -> Iterator[Store]:
 
 def _live(store: Store, game: str | None) -> LiveGame:
     return LiveGame(store, game) if game else resume(store)
-
-
-def _act(db: Path | None, game: str | None, op_id: str | None, command: str, **args: Any) -> None:
-    with _store(db) as store:
-        live = _live(store, game)
-        outcome = live.do(command, op_id=op_id, **args)
-        for line in outcome_lines(live, outcome):
-            typer.echo(line)
-        if live.state.over:
-            s = live_status(live)
-            typer.echo(f"对局结束：{s['winner'] + '获胜' if s['winner'] else '平局'}（{s['end_reason']}）")
 
 
 # ---------------------------------------------------------------------------- games
@@ -236,15 +227,6 @@ def import_(file: Annotated[Path, typer.Argument(help="A JSON log from `track ex
 # ---------------------------------------------------------------------------- turn
 
 
-@app.command("next", rich_help_panel=TURN)
-def next_(db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Advance one phase (after the last phase: the next player's turn), with its automatic effects.
-
-    Example: cardpress track next
-    """
-    _act(db, game, op_id, "next")
-
-
 @app.command(rich_help_panel=TURN)
 def undo(steps: Annotated[int, typer.Argument(min=1, help="How many commands to take back.")] = 1,
          db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
@@ -272,418 +254,108 @@ def redo(db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
             typer.echo(line)
 
 
-@app.command(rich_help_panel=TURN)
-def concede(player: Player, db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """A player concedes; the other wins.
-
-    Example: cardpress track concede B
-    """
-    _act(db, game, op_id, "concede", player=player)
-
-
-@app.command(rich_help_panel=TURN)
-def note(text: Annotated[str, typer.Argument(help="Anything worth remembering.")],
-         db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Write a note into the log.
-
-    Example: cardpress track note "B used the G.O.I special win condition"
-    """
-    _act(db, game, op_id, "note", text=text)
-
-
-# ---------------------------------------------------------------------------- backrooms
-
-
-@app.command(rich_help_panel=BACKROOMS)
-def spend(player: Player, amount: Annotated[int, typer.Argument(help="Cost to pay.")], why: Why = "",
-          db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Pay cost from a player's pool (refused beyond what the pool holds).
-
-    Example: cardpress track spend A 3 --why "summon Smiler"
-    """
-    _act(db, game, op_id, "spend", player=player, amount=amount, why=why)
-
-
-@app.command(rich_help_panel=BACKROOMS)
-def gain(player: Player, amount: Annotated[int, typer.Argument(help="Cost gained.")], why: Why = "",
-         db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Gain cost from a card effect (the prepare-phase gain is automatic).
-
-    Example: cardpress track gain B 2 --why "Almond Water"
-    """
-    _act(db, game, op_id, "gain", player=player, amount=amount, why=why)
-
-
-Outpost = Annotated[int, typer.Option("--outpost", "-o", help="Which outpost (1 = first on the board).")]
-
-
-@app.command(rich_help_panel=BACKROOMS)
-def damage(player: Player, amount: Annotated[int, typer.Argument(help="Damage dealt.")], outpost: Outpost = 1,
-           why: Why = "", db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Damage one of a player's outposts (destroyed at 0 HP; 3 destroyed or none standing loses).
-
-    Example: cardpress track damage B 7 --outpost 1
-    """
-    _act(db, game, op_id, "damage", player=player, amount=amount, outpost=outpost, why=why)
-
-
-@app.command(rich_help_panel=BACKROOMS)
-def repair(player: Player, amount: Annotated[int, typer.Argument(help="HP restored.")], outpost: Outpost = 1,
-           why: Why = "", db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Repair one of a player's outposts.
-
-    Example: cardpress track repair A 5
-    """
-    _act(db, game, op_id, "repair", player=player, amount=amount, outpost=outpost, why=why)
-
-
-@app.command(rich_help_panel=BACKROOMS)
-def place(player: Player, db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Place an outpost (free; after a level cut each player must place one or carry).
-
-    Example: cardpress track place A
-    """
-    _act(db, game, op_id, "place", player=player)
-
-
-@app.command(rich_help_panel=BACKROOMS)
-def carry(player: Player, outpost: Outpost = 1, db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """After a level cut, carry an outpost into the new level instead of placing one (3 per game).
-
-    Example: cardpress track carry B
-    """
-    _act(db, game, op_id, "carry", player=player, outpost=outpost)
-
-
-@chain_app.command("push")
-def chain_push(player: Player, text: Annotated[str, typer.Argument(help="The effect, as said at the table.")],
-               negates: Annotated[Optional[int], typer.Option("--negates", help="Link number this effect negates.")] = None,
-               db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Activate an effect or respond to the chain with one.
-
-    Example: cardpress track chain push B "negate an effect" --negates 1
-    """
-    _act(db, game, op_id, "chain_push", player=player, text=text, negates=negates)
-
-
-@chain_app.command("negate")
-def chain_negate(link: Annotated[int, typer.Argument(help="Link number.")], db: Db = None, game: GameId = None,
-                 op_id: OpId = None) -> None:
-    """Negate a link now; it still resolves, as nothing.
-
-    Example: cardpress track chain negate 1
-    """
-    _act(db, game, op_id, "chain_negate", link=link)
-
-
-@chain_app.command("resolve")
-def chain_resolve(one: Annotated[bool, typer.Option("--one", help="Resolve only the last link.")] = False,
-                  db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Resolve the chain last-in-first-out and show the order.
-
-    Example: cardpress track chain resolve
-    """
-    _act(db, game, op_id, "chain_resolve", one=one)
-
-
-# ---------------------------------------------------------------------------- duel
-
-
-#: Lets "-3" through as a value instead of an unknown option.
-SIGNED = {"ignore_unknown_options": True}
-
-
-@app.command(rich_help_panel=DUEL, context_settings=SIGNED)
-def life(player: Player, delta: Annotated[str, typer.Argument(help="Change, e.g. -3 or +2.")], why: Why = "",
-         db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Change a player's life by an effect (0 loses).
-
-    Example: cardpress track life B -3 --why "fighter effect"
-    """
-    _act(db, game, op_id, "life", player=player, delta=delta, why=why)
-
-
-@app.command(rich_help_panel=DUEL)
-def battle(player: Player, amount: Annotated[int, typer.Argument(help="Battle damage taken.")],
-           db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """A player takes battle damage (0 on the first player's first turn).
-
-    Example: cardpress track battle B 4
-    """
-    _act(db, game, op_id, "battle", player=player, amount=amount)
-
-
-@app.command(rich_help_panel=DUEL)
-def draw(player: Player, cards: Annotated[int, typer.Argument(help="How many.")] = 1, why: Why = "",
-         db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Draw by a card effect (hand limit → netherworld; an empty deck loses).
-
-    Example: cardpress track draw A 2
-    """
-    _act(db, game, op_id, "draw", player=player, cards=cards, why=why)
-
-
-@app.command("draw-skill", rich_help_panel=DUEL)
-def draw_skill(player: Player, kind: Annotated[str, typer.Argument(help="draw1 or fill.")] = "draw1",
-               db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """The draw phase's draw skill, once per turn: draw 1 or fill the hand up to 3.
-
-    Example: cardpress track draw-skill A fill
-    """
-    _act(db, game, op_id, "draw_skill", player=player, kind=kind)
-
-
-@app.command(rich_help_panel=DUEL)
-def skill(player: Player, kind: Annotated[str, typer.Argument(help="send2, send3, sendall or pierce.")],
-          db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """An in-turn skill (at most 2 per turn).
-
-    Example: cardpress track skill A send2
-    """
-    _act(db, game, op_id, "skill", player=player, kind=kind)
-
-
-@app.command(rich_help_panel=DUEL)
-def descend(player: Player, rank: Annotated[int, typer.Option("--rank", help="The card's rank (0 or 1).")] = 0,
-            db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Descend a rank 0–1 card as a fighter (2 per turn, at most 5 fighters).
-
-    Example: cardpress track descend A --rank 1
-    """
-    _act(db, game, op_id, "descend", player=player, rank=rank)
-
-
-@app.command("rank-up", rich_help_panel=DUEL)
-def rank_up(player: Player, rank: Annotated[int, typer.Option("--rank", help="The new card's rank.")] = 2,
-            db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Rank up onto a ready fighter of one rank less (unlimited, not a descent).
-
-    Example: cardpress track rank-up A --rank 2
-    """
-    _act(db, game, op_id, "rank_up", player=player, rank=rank)
-
-
-@app.command(rich_help_panel=DUEL)
-def slain(player: Player, fighters: Annotated[int, typer.Argument(help="Fighters that died.")] = 1,
-          assists: Annotated[int, typer.Option("--assists", help="Assist cards that died with them.")] = 0,
-          db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Fighters of a player died (they and their assists go to the netherworld).
-
-    Example: cardpress track slain B --assists 1
-    """
-    _act(db, game, op_id, "slain", player=player, fighters=fighters, assists=assists)
-
-
-@app.command(rich_help_panel=DUEL)
-def move(player: Player, source: Annotated[str, typer.Argument(help="deck, hand, field or netherworld.")],
-         dest: Annotated[str, typer.Argument(help="deck, hand, field or netherworld.")],
-         cards: Annotated[int, typer.Argument(help="How many.")] = 1, why: Why = "",
-         db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Move cards between zones by a card effect.
-
-    Example: cardpress track move A netherworld hand 1 --why "revive"
-    """
-    _act(db, game, op_id, "move", player=player, source=source, dest=dest, cards=cards, why=why)
-
-
-@app.command(rich_help_panel=DUEL)
-def attack(player: Player,
-           attack: Annotated[int, typer.Argument(help="The attacking fighter's attack (with its assists).")],
-           target: Annotated[int, typer.Argument(help="The target's attack, or its guard with --guard.")],
-           guard: Annotated[bool, typer.Option("--guard", help="The target is in guard state (sideways).")] = False,
-           pierce: Annotated[Optional[bool], typer.Option("--pierce/--no-pierce", help="The attack pierces "
-                             "(default: if the pierce skill was used this turn).", show_default=False)] = None,
-           wounded: Annotated[bool, typer.Option("--wounded", help="The target is already wounded.")] = False,
-           assists: Annotated[int, typer.Option("--assists", help="Assist cards behind the target (they die).")] = 0,
-           db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Resolve an attack by the combat table: deaths, assists and battle damage are applied.
-
-    Ready vs ready: the lower attack dies (both on a tie or less) and its player takes the
-    difference; vs guard: wounded or slain, no damage unless piercing. First-turn damage is 0.
-
-    Example: cardpress track attack A 5 3
-
-    Example: cardpress track attack A 4 6 --guard --pierce --assists 1
-    """
-    _act(db, game, op_id, "attack", player=player, attack=attack, target=target, guard=guard, pierce=pierce,
-         wounded=wounded, assists=assists)
-
-
-GENERIC = "your own game"
-
-
-@app.command(rich_help_panel=GENERIC, context_settings=SIGNED)
-def counter(player: Player, name: Annotated[str, typer.Argument(help="Counter id or label from game.yaml.")],
-            delta: Annotated[str, typer.Argument(help="Change, e.g. -3 or +2.")], why: Why = "",
-            db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Change a player's counter (games tracked by the generic ruleset: rules.counters in game.yaml).
-
-    Example: cardpress track counter A life -3 --why "spark"
-    """
-    _act(db, game, op_id, "counter", player=player, name=name, delta=delta, why=why)
-
-
-# ---------------------------------------------------------------------------- ridm
-
-
-@app.command(rich_help_panel=RIDM, context_settings=SIGNED)
-def sanity(player: Player, delta: Annotated[str, typer.Argument(help="Change, e.g. -1 or +1.")], why: Why = "",
-           db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Change a commander's sanity by an effect (0 loses).
-
-    Example: cardpress track sanity B -1
-    """
-    _act(db, game, op_id, "sanity", player=player, delta=delta, why=why)
-
-
-@app.command(rich_help_panel=RIDM)
-def deploy(player: Player, operator: Annotated[str, typer.Argument(help="Operator codename.")],
-           by_effect: Annotated[bool, typer.Option("--by-effect", help="Deployed by a card effect (not counted).")] = False,
-           db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Deploy an operator (one active deployment per turn).
-
-    Example: cardpress track deploy A 能天使
-    """
-    _act(db, game, op_id, "deploy", player=player, operator=operator, by_effect=by_effect)
-
-
-@app.command(rich_help_panel=RIDM)
-def charge(player: Player, cards: Annotated[int, typer.Argument(help="Hand cards put face down.")] = 1,
-           db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Charge with hand cards face down (+1 each, then draw 1 each).
-
-    Example: cardpress track charge A 2
-    """
-    _act(db, game, op_id, "charge", player=player, cards=cards)
-
-
-@app.command("charge-skill", rich_help_panel=RIDM)
-def charge_skill(player: Player, skill_name: Annotated[str, typer.Argument(metavar="SKILL", help="Skill card.")],
-                 db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Once per turn: a skill card into the skill slot as a charge (then search its operator).
-
-    Example: cardpress track charge-skill A "S2 真银斩"
-    """
-    _act(db, game, op_id, "charge_skill", player=player, skill=skill_name)
-
-
-@app.command(rich_help_panel=RIDM)
-def activate(player: Player, skill_name: Annotated[str, typer.Argument(metavar="SKILL", help="Skill card id or name.")],
-             operator: Annotated[Optional[str], typer.Option("--operator", help="Its operator (default: from card data).")] = None,
-             duration: Annotated[Optional[int], typer.Option("--duration", help="Turns (default: from card data).")] = None,
-             cost: Annotated[Optional[int], typer.Option("--cost", help="Charges to pay (default: from card data).")] = None,
-             db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Activate a skill: pay its charges and start its timer (ticks at the end of your turns).
-
-    Example: cardpress track activate A S2 --operator 能天使 --duration 2 --cost 1
-    """
-    _act(db, game, op_id, "activate", player=player, skill=skill_name, operator=operator, duration=duration, cost=cost)
-
-
-@app.command("end-skill", rich_help_panel=RIDM)
-def end_skill(player: Player, skill_name: Annotated[str, typer.Argument(metavar="SKILL", help="Skill or operator.")],
-              db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """A skill leaves before its timer runs out.
-
-    Example: cardpress track end-skill A S2
-    """
-    _act(db, game, op_id, "end_skill", player=player, skill=skill_name)
-
-
-@app.command(rich_help_panel=RIDM)
-def invade(player: Player, present: Annotated[str, typer.Argument(help="yes: an enemy operator is in PLAYER's deploy zone; no: it left.")] = "yes",
-           db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Record an enemy operator entering (or leaving) a player's deploy zone: −1 sanity at each turn end.
-
-    Example: cardpress track invade B yes
-    """
-    _act(db, game, op_id, "invade", player=player, present=present)
-
-
-@app.command(rich_help_panel=RIDM)
-def fight(attack: Annotated[int, typer.Argument(help="Attacker's attack.")],
-          defense: Annotated[int, typer.Argument(help="Defender's defense.")],
-          target_attack: Annotated[int, typer.Argument(help="Defender's attack (for routing).")],
-          db: Db = None, game: GameId = None) -> None:
-    """Work out an exchange: who loses block, and whether the defender is routed (changes nothing).
-
-    Example: cardpress track fight 6 3 2
-    """
+# ---------------------------------------------------------------------------- game commands
+#
+# Every game command is generated from its declaration (engine.tracker.kit): the same names,
+# parameters, help and examples as table mode and the phone page. Arguments arrive as text and
+# are read by the declaration, so "-3" is a number here as at the table.
+
+PANELS = {"core": TURN, "backrooms": BACKROOMS, "duel": DUEL, "ridm": RIDM, "generic": "your own game"}
+#: "-3" is an argument, not an unknown option.
+_COMMAND_SETTINGS = {"ignore_unknown_options": True}
+
+
+def _typer_default(p: Param, numbers: dict[str, Any]) -> tuple[Any, Any]:
+    """(annotation, typer.Argument/Option) for one declared parameter."""
+    help_text = fill(p.help, numbers)
+    default = ... if p.required else p.default
+    if p.kind == "flag":
+        return bool, typer.Option(bool(p.default), p.flag_name, *([p.short] if p.short else []), help=help_text)
+    if p.kind == "tristate":
+        negative = "--no-" + p.name.replace("_", "-")
+        decl = f"{p.flag_name}/{negative}"
+        return Optional[bool], typer.Option(p.default, decl, help=help_text, show_default=False)
+    # Positionals are named in the usage line (ATTACK TARGET); options say what they take.
+    number = p.kind in ("count", "int", "signed")
+    metavar = p.metavar or (("N" if number else "TEXT") if p.option else p.name.upper())
+    annotation = str if p.required or p.default is not None else Optional[str]
+    shown = None if p.default is None or p.required else str(p.default)
+    if p.option:
+        return annotation, typer.Option(shown if shown is not None else None, p.flag_name,
+                                        *([p.short] if p.short else []), help=help_text, metavar=metavar,
+                                        show_default=shown is not None and shown != "")
+    return annotation, typer.Argument(default if p.required else shown, help=help_text, metavar=metavar,
+                                      show_default=shown is not None and shown != "")
+
+
+def _run_declared(spec: CommandSpec, db: Path | None, game: str | None, op_id: str | None,
+                  given: dict[str, Any]) -> None:
+    raw = {k: v for k, v in given.items() if v is not None}
     with _store(db) as store:
-        _, text = _live(store, game).query("fight", attack=attack, defense=defense, target_attack=target_attack)
-    typer.echo(text)
+        live = _live(store, game)
+        args = spec.parse_args(raw)
+        if spec.query:
+            ok, text = live.query(spec.name, **args)
+            typer.echo(text)
+            if not ok:
+                raise typer.Exit(1)
+            return
+        _echo_outcome(live, live.do(spec.name, op_id=op_id, **args))
 
 
-@app.command("can-play", rich_help_panel=RIDM)
-def can_play(player: Player, requirement: Annotated[str, typer.Argument(help="Sanity requirement, or an action card.")],
-             db: Db = None, game: GameId = None) -> None:
-    """Whether an action card is playable now (sanity ≤ its requirement). Exit code 1 when not.
+def _declared_command(spec: CommandSpec, numbers: dict[str, Any]) -> Callable[..., None]:
+    """A Typer command function for ``spec``, with a signature Typer reads."""
 
-    Example: cardpress track can-play A 2
-    """
-    with _store(db) as store:
-        ok, text = _live(store, game).query("playable", player=player, requirement=requirement)
-        typer.echo(text)
-        if not ok:
-            raise typer.Exit(1)
+    def command(**given: Any) -> None:
+        db, game, op_id = given.pop("db"), given.pop("game"), given.pop("op_id", None)
+        _run_declared(spec, db, game, op_id, given)
+
+    params, annotations = [], {}
+    for p in spec.params:
+        annotation, default = _typer_default(p, numbers)
+        params.append(inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                        annotation=annotation))
+        annotations[p.name] = annotation
+    common = [("db", Optional[Path], typer.Option(None, "--db", envvar="CARDPRESS_DB",
+                                                  help="Event store file (default: user data dir).")),
+              ("game", Optional[str], typer.Option(None, "--game", "-g", help="Game id (default: the current game)."))]
+    if not spec.query:
+        common.append(("op_id", Optional[str], typer.Option(
+            None, "--op-id", help="Operation id: a retried command with the same id applies once.")))
+    for name, annotation, default in common:
+        params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation))
+        annotations[name] = annotation
+    command.__signature__ = inspect.Signature(params)
+    command.__annotations__ = annotations
+    command.__name__ = spec.name
+    examples = "\n\n".join(f"Example: cardpress track {e}" for e in spec.examples)
+    command.__doc__ = f"{spec.help_text(numbers)}\n\n{examples}"
+    return command
 
 
-@app.command(rich_help_panel=RIDM)
-def action(player: Player, name: Annotated[str, typer.Argument(help="Action card id or name.")],
-           requirement: Annotated[Optional[int], typer.Option("--requirement", help="Sanity requirement (default: from card data).")] = None,
-           db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
-    """Play an action card (refused while sanity is above its requirement).
+def _register_declared() -> None:
+    groups: dict[str, typer.Typer] = {"chain": chain_app}
+    for ruleset, specs in declared_commands():
+        numbers = shipped_numbers(ruleset)
+        for spec in specs:
+            fn = _declared_command(spec, numbers)
+            target, word = (groups[spec.words[0]], spec.words[1]) if len(spec.words) == 2 else (app, spec.words[0])
+            target.command(word, rich_help_panel=None if target is not app else PANELS.get(ruleset, ruleset),
+                           context_settings=_COMMAND_SETTINGS)(fn)
 
-    Example: cardpress track action A 紧急撤离 --requirement 2
-    """
-    _act(db, game, op_id, "action", player=player, name=name, requirement=requirement)
+
+def _echo_outcome(live: LiveGame, outcome) -> None:
+    for line in outcome_lines(live, outcome):
+        typer.echo(line)
+    if live.state.over:
+        s = live_status(live)
+        typer.echo(f"对局结束：{s['winner'] + '获胜' if s['winner'] else '平局'}（{s['end_reason']}）")
 
 
 # ---------------------------------------------------------------------------- play
 
 PLAY_HELP = """Enter or n: next phase · u: undo · r: redo · l: log · s: board · q: quit · h: help
 Actions: COMMAND ARGS… (e.g. "spend A 3", "damage B 5 outpost=2", "push B 无效 --negates 1", "resolve")"""
-
-ALIASES = {"push": "chain_push", "negate": "chain_negate", "resolve": "chain_resolve", "can": "can_play"}
-
-
-def parse_play(line: str, commands: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """``"damage B 5 --outpost 2"`` → ``("damage", {"player": "B", "amount": "5", "outpost": "2"})``."""
-    tokens = shlex.split(line)
-    name = ALIASES.get(tokens[0], tokens[0].replace("-", "_"))
-    fn = commands.get(name)
-    if fn is None:
-        raise CardpressError(f"unknown command {tokens[0]!r}; type h for help. Commands: {', '.join(sorted(commands))}")
-    params = [p for p in inspect.signature(fn).parameters.values()][2:]
-    names = [p.name for p in params]
-    args: dict[str, Any] = {}
-    positional = iter(names)
-    rest = tokens[1:]
-    i = 0
-    while i < len(rest):
-        tok = rest[i]
-        if tok.startswith("--"):
-            key = tok[2:].replace("-", "_")
-            if key not in names:
-                raise CardpressError(f"{name}: unknown option {tok}; options: {', '.join(names)}")
-            param = next(p for p in params if p.name == key)
-            if param.default is False:
-                args[key] = True
-            else:
-                i += 1
-                if i >= len(rest):
-                    raise CardpressError(f"{name}: {tok} needs a value")
-                args[key] = rest[i]
-        elif "=" in tok and tok.split("=", 1)[0] in names:
-            key, value = tok.split("=", 1)
-            args[key] = value
-        else:
-            key = next((n for n in positional if n not in args), None)
-            if key is None:
-                raise CardpressError(f"{name}: too many arguments ({tok!r}); it takes {', '.join(names)}")
-            args[key] = tok
-        i += 1
-    return name, args
 
 
 @app.command(rich_help_panel=GAMES)
@@ -696,9 +368,7 @@ def play(db: Db = None, game: GameId = None) -> None:
     """
     with _store(db) as store:
         live = _live(store, game)
-        commands = {**CORE_COMMANDS, **live.ctx.rules.COMMANDS, "can_play": live.ctx.rules.playable
-                    if hasattr(live.ctx.rules, "playable") else None}
-        commands = {k: v for k, v in commands.items() if v is not None}
+        commands = commands_of(live.ctx)
         typer.echo(board(live))
         typer.echo(PLAY_HELP)
         while True:
@@ -725,17 +395,20 @@ def play(db: Db = None, game: GameId = None) -> None:
                     continue
                 elif cmd in ("h", "help", "?"):
                     typer.echo(PLAY_HELP)
-                    typer.echo("Commands: " + ", ".join(sorted(commands)))
+                    typer.echo("Commands: " + ", ".join(sorted("-".join(s.words) for s in commands.values())))
                     continue
                 else:
-                    name, args = parse_play(cmd, commands)
-                    if name == "can_play":
-                        typer.echo(live.query("playable", **args)[1])
+                    spec, args = parse_line(cmd, commands)
+                    if spec.query:
+                        typer.echo(live.query(spec.name, **args)[1])
                         continue
-                    outcome = live.do(name, **args)
+                    outcome = live.do(spec.name, **args)
             except (CardpressError, ValueError) as exc:
                 typer.secho(f"error: {exc}", err=True, fg=typer.colors.RED)
                 continue
             for out in outcome_lines(live, outcome):
                 typer.echo(out)
             typer.echo(board(live))
+
+
+_register_declared()

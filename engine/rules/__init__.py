@@ -7,7 +7,8 @@ tracker core calls:
 - ``first_phase(state, ctx) -> phase id`` — where a turn starts (duel's first turn: main);
 - ``on_turn_begin / on_enter / on_exit(state, ctx) -> [events]`` — hooks (``on_exit`` may refuse);
 - ``losers(state, ctx) -> [(player, reason)]`` — end conditions;
-- ``COMMANDS`` — the game's actions, ``fn(state, ctx, **args) -> [events]``;
+- ``COMMANDS`` — the game's commands, each declared once (``engine.tracker.kit``): actions
+  ``fn(state, ctx, **args) -> [events]`` and queries ``-> (ok, text)``;
 - ``player_json / state_json`` — the game's resources for ``status --json``.
 
 Deck construction is a rule too: ``check_deck_file`` checks a deck against a game.

@@ -20,9 +20,12 @@ from typing import Any, Mapping
 from ..decks import Deck
 from ..tracker import events as ev
 from ..tracker.core import Batch, Context, IllegalCommand, count, who
+from ..tracker.kit import Commands, Param
 from ..tracker.state import PlayerState, State
 
 RULESET = "backrooms"
+COMMANDS = Commands(RULESET)
+OUTPOST = Param.count("outpost", "Which outpost (1 = first on the board).", 1, option=True, short="-o")
 
 
 # ---------------------------------------------------------------------------- setup
@@ -185,6 +188,9 @@ def _outpost(p: PlayerState, number: Any) -> int:
     return index
 
 
+@COMMANDS.command(Param.player(), Param.count("amount", "Cost to pay."), Param.why(),
+                  help="Pay cost from a player's pool (refused beyond what the pool holds).",
+                  examples=('spend A 3 --why "summon Smiler"',))
 def spend(state: State, ctx: Context, player: Any, amount: Any, why: str = "") -> list[ev.Event]:
     """Pay cost from a player's pool; refused beyond what the pool holds."""
     i = who(state, player)
@@ -195,12 +201,19 @@ def spend(state: State, ctx: Context, player: Any, amount: Any, why: str = "") -
     return [ev.CostSpent(player=i, amount=n, reason=why or "花费费用")]
 
 
+@COMMANDS.command(Param.player(), Param.count("amount", "Cost gained."), Param.why(),
+                  help="Gain cost from a card effect (the prepare-phase gain is automatic).",
+                  examples=('gain B 2 --why "Almond Water"',))
 def gain(state: State, ctx: Context, player: Any, amount: Any, why: str = "") -> list[ev.Event]:
     """Cost gained from a card effect (the prepare-phase gain is automatic)."""
     i = who(state, player)
     return [ev.CostGained(player=i, amount=count(amount, "cost to gain"), reason=why or "卡牌效果")]
 
 
+@COMMANDS.command(Param.player(), Param.count("amount", "Damage dealt."), OUTPOST, Param.why(),
+                  help="Damage one of a player's outposts (destroyed at {n.unit_destroyed_at_hp} HP or less; "
+                       "{n.outposts_destroyed_to_lose} destroyed or none standing loses).",
+                  examples=("damage B 7 --outpost 1",))
 def damage(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 1, why: str = "") -> list[ev.Event]:
     """Damage one of ``player``'s outposts; at 0 HP or less it is destroyed."""
     i = who(state, player)
@@ -214,12 +227,16 @@ def damage(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 
     return out
 
 
+@COMMANDS.command(Param.player(), Param.count("amount", "HP restored."), OUTPOST, Param.why(),
+                  help="Repair one of a player's outposts.", examples=("repair A 5",))
 def repair(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 1, why: str = "") -> list[ev.Event]:
     i = who(state, player)
     k = _outpost(state.players[i], outpost)
     return [ev.OutpostRepaired(player=i, index=k, amount=count(amount, "repair"), reason=why or "卡牌效果")]
 
 
+@COMMANDS.command(Param.player(), help="Place an outpost ({n.outpost_hp} HP, free; after a level cut each "
+                                        "player must place one or carry).", examples=("place A",))
 def place(state: State, ctx: Context, player: Any) -> list[ev.Event]:
     """Build an outpost (free), or place the new outpost a level cut demands."""
     i = who(state, player)
@@ -227,6 +244,9 @@ def place(state: State, ctx: Context, player: Any) -> list[ev.Event]:
     return [ev.OutpostPlaced(player=i, hp=ctx.numbers.outpost_hp, reason=why)]
 
 
+@COMMANDS.command(Param.player(), OUTPOST,
+                  help="After a level cut, carry an outpost into the new level instead of placing one "
+                       "({n.outpost_carries_per_game} per game).", examples=("carry B",))
 def carry(state: State, ctx: Context, player: Any, outpost: Any = 1) -> list[ev.Event]:
     """After a cut, carry an outpost of the old level into the new one instead of placing a new one."""
     i = who(state, player)
@@ -245,6 +265,11 @@ def carry(state: State, ctx: Context, player: Any, outpost: Any = 1) -> list[ev.
     return [ev.OutpostCarried(player=i, index=k, reason=f"带入下一层级（本局剩余{left}次）")]
 
 
+@COMMANDS.command(Param.player(), Param("text", "text", "The effect, as said at the table."),
+                  Param("negates", "count", "Link number this effect negates.", None, option=True, minimum=1),
+                  help="Activate an effect or respond to the chain with one.",
+                  examples=('chain push B "negate an effect" --negates 1',), words=("chain", "push"),
+                  aliases=("push",))
 def chain_push(state: State, ctx: Context, player: Any, text: str, negates: Any = None) -> list[ev.Event]:
     """Add a link to the chain (a response); ``negates`` = the link number it negates on resolving."""
     i = who(state, player)
@@ -259,6 +284,8 @@ def chain_push(state: State, ctx: Context, player: Any, text: str, negates: Any 
                               reason="发动效果" if not state.chain else "连锁响应")]
 
 
+@COMMANDS.command(Param.count("link", "Link number."), help="Negate a link now; it still resolves, as nothing.",
+                  examples=("chain negate 1",), words=("chain", "negate"), aliases=("negate",))
 def chain_negate(state: State, ctx: Context, link: Any) -> list[ev.Event]:
     """Negate a link now (by an effect outside the chain); it will still resolve, as nothing."""
     k = count(link, "link number")
@@ -270,6 +297,9 @@ def chain_negate(state: State, ctx: Context, link: Any) -> list[ev.Event]:
     return [ev.ChainLinkNegated(link=k, reason="被无效")]
 
 
+@COMMANDS.command(Param("one", "flag", "Resolve only the last link.", False, option=True),
+                  help="Resolve the chain last-in-first-out and show the order.",
+                  examples=("chain resolve",), words=("chain", "resolve"), aliases=("resolve",))
 def chain_resolve(state: State, ctx: Context, one: bool = False) -> list[ev.Event]:
     """Resolve the chain last-in-first-out (or only its top link with ``one``)."""
     if not state.chain:
@@ -293,10 +323,6 @@ def chain_resolve(state: State, ctx: Context, one: bool = False) -> list[ev.Even
     return batch.events
 
 
-COMMANDS = {
-    "spend": spend, "gain": gain, "damage": damage, "repair": repair, "place": place, "carry": carry,
-    "chain_push": chain_push, "chain_negate": chain_negate, "chain_resolve": chain_resolve,
-}
 
 
 # ---------------------------------------------------------------------------- views
@@ -315,6 +341,3 @@ def state_json(state: State, ctx: Context) -> dict[str, Any]:
                    "negates": l.negates, "negated": l.negated} for l in state.chain],
         "last_resolution": list(state.last_resolution),
     }
-
-#: Questions that change nothing (``LiveGame.query``).
-QUERIES: tuple[str, ...] = ()

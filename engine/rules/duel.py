@@ -16,9 +16,12 @@ from typing import Any, Mapping
 from ..decks import Deck
 from ..tracker import events as ev
 from ..tracker.core import Batch, Context, IllegalCommand, count, require_active, require_phase, signed, who
+from ..tracker.kit import Commands, Param
 from ..tracker.state import PlayerState, State
 
 RULESET = "duel"
+COMMANDS = Commands(RULESET)
+ZONES = ("deck", "hand", "field", "netherworld")
 
 DRAW_SKILLS = {"draw1": "抽1张", "fill": "补满手牌"}
 
@@ -126,12 +129,18 @@ def _draw(state: State, i: int, n_cards: int, ctx: Context, why: str) -> list[ev
     return batch.events
 
 
+@COMMANDS.command(Param.player(), Param.count("cards", "How many.", 1), Param.why(),
+                  help="Draw by a card effect (at the hand limit of {n.hand_limit} a card goes to the "
+                       "netherworld; an empty deck loses).", examples=("draw A 2",))
 def draw(state: State, ctx: Context, player: Any, cards: Any = 1, why: str = "") -> list[ev.Event]:
     """Draw by a card effect (the draw skill is ``draw_skill``)."""
     i = who(state, player)
     return _draw(state, i, count(cards, "cards to draw"), ctx, why or "抽牌")
 
 
+@COMMANDS.command(Param.player(), Param("kind", "choice", "draw1 or fill.", "draw1", choices=("draw1", "fill")),
+                  help="The draw phase's draw skill, {n.draw_skills_per_turn} per turn: draw 1 or fill the hand "
+                       "up to {n.draw_skill_fill_to}.", examples=("draw-skill A fill",))
 def draw_skill(state: State, ctx: Context, player: Any, kind: str = "draw1") -> list[ev.Event]:
     """The draw phase's one draw skill: ``draw1`` or ``fill`` (up to the fill size)."""
     n = ctx.numbers
@@ -148,6 +157,10 @@ def draw_skill(state: State, ctx: Context, player: Any, kind: str = "draw1") -> 
     return [used] + _draw(Batch(state).emit(used).state, i, cards, ctx, f"抽牌技能（{DRAW_SKILLS[kind]}）")
 
 
+@COMMANDS.command(Param.player(), Param("kind", "text", "send{n.in_turn_skill_discard_small}, "
+                                        "send{n.in_turn_skill_discard_large}, sendall or pierce."),
+                  help="An in-turn skill (at most {n.in_turn_skills_per_turn} different ones per turn).",
+                  examples=("skill A send2",))
 def skill(state: State, ctx: Context, player: Any, kind: str) -> list[ev.Event]:
     """An in-turn skill (send2, send3, sendall, pierce), at most the per-turn limit."""
     n = ctx.numbers
@@ -178,6 +191,10 @@ def skill(state: State, ctx: Context, player: Any, kind: str) -> list[ev.Event]:
     return batch.events
 
 
+@COMMANDS.command(Param.player(), Param.count("rank", "The card's rank (0 to {n.direct_descent_max_rank}).", 0,
+                                                     minimum=0, option=True),
+                  help="Descend a rank 0–{n.direct_descent_max_rank} card as a fighter ({n.descents_per_turn} per "
+                       "turn, at most {n.max_fighters} fighters).", examples=("descend A --rank 1",))
 def descend(state: State, ctx: Context, player: Any, rank: Any = 0) -> list[ev.Event]:
     """Put a rank 0–1 card from hand onto the field as a fighter (2 per turn, ≤ 5 fighters)."""
     n = ctx.numbers
@@ -201,6 +218,9 @@ def descend(state: State, ctx: Context, player: Any, rank: Any = 0) -> list[ev.E
     ]
 
 
+@COMMANDS.command(Param.player(), Param.count("rank", "The new card's rank.", 2, option=True),
+                  help="Rank up onto a ready fighter of one rank less (unlimited, not a descent).",
+                  examples=("rank-up A --rank 2",))
 def rank_up(state: State, ctx: Context, player: Any, rank: Any = 2) -> list[ev.Event]:
     """Rank a card up onto a ready fighter of one rank less (unlimited; not a descent)."""
     i = who(state, player)
@@ -216,6 +236,10 @@ def rank_up(state: State, ctx: Context, player: Any, rank: Any = 2) -> list[ev.E
                           reason=f"升阶：阶级{r}叠放在阶级{r - 1}的战备主战者上（不消耗降临次数）")]
 
 
+@COMMANDS.command(Param.player(), Param.count("fighters", "Fighters that died.", 1),
+                  Param.count("assists", "Assist cards that died with them.", 0, minimum=0, option=True),
+                  help="Fighters of a player died (they and their assists go to the netherworld).",
+                  examples=("slain B --assists 1",))
 def slain(state: State, ctx: Context, player: Any, fighters: Any = 1, assists: Any = 0) -> list[ev.Event]:
     """Fighters (and their assists) of ``player`` died: field → netherworld."""
     i = who(state, player)
@@ -232,14 +256,18 @@ def slain(state: State, ctx: Context, player: Any, fighters: Any = 1, assists: A
     return out
 
 
+@COMMANDS.command(Param.player(), Param("source", "choice", "deck, hand, field or netherworld.", choices=ZONES),
+                  Param("dest", "choice", "deck, hand, field or netherworld.", choices=ZONES),
+                  Param.count("cards", "How many.", 1), Param.why(),
+                  help="Move cards between zones by a card effect.",
+                  examples=('move A netherworld hand 1 --why "revive"',))
 def move(state: State, ctx: Context, player: Any, source: str, dest: str, cards: Any = 1, why: str = "") -> list[ev.Event]:
     """Move cards between counted zones by a card effect (deck, hand, field, netherworld)."""
     i = who(state, player)
     k = count(cards, "cards")
-    zones = ("deck", "hand", "field", "netherworld")
     for z in (source, dest):
-        if z not in zones:
-            raise IllegalCommand(f"unknown zone {z!r}; zones: {', '.join(zones)}")
+        if z not in ZONES:
+            raise IllegalCommand(f"unknown zone {z!r}; zones: {', '.join(ZONES)}")
     p = state.players[i]
     have = getattr(p, source)
     if have is not None and have < k:
@@ -247,12 +275,17 @@ def move(state: State, ctx: Context, player: Any, source: str, dest: str, cards:
     return [ev.CardsMoved(player=i, source=source, dest=dest, count=k, reason=why or "卡牌效果")]
 
 
+@COMMANDS.command(Param.player(), Param("delta", "signed", "Change, e.g. -3 or +2."), Param.why(),
+                  help="Change a player's life by an effect (0 loses).", examples=('life B -3 --why "fighter effect"',))
 def life(state: State, ctx: Context, player: Any, delta: Any, why: str = "") -> list[ev.Event]:
     """Change a player's life by an effect: ``-3`` or ``+2``."""
     i = who(state, player)
     return [ev.LifeChanged(player=i, delta=signed(delta, "life change"), reason=why or "卡牌效果")]
 
 
+@COMMANDS.command(Param.player(), Param.count("amount", "Battle damage taken.", minimum=0),
+                  help="A player takes battle damage ({n.first_turn_battle_damage} on the first player's first turn).",
+                  examples=("battle B 4",))
 def battle(state: State, ctx: Context, player: Any, amount: Any) -> list[ev.Event]:
     """``player`` takes battle damage; it is 0 on the first player's very first turn."""
     i = who(state, player)
@@ -311,6 +344,20 @@ def resolve_attack(attack: int, target: int, guard: bool = False, pierce: bool =
                          f"战备对守卫：攻击{attack} > 守卫{target}，目标战死，无战斗伤害")
 
 
+@COMMANDS.command(
+    Param.player(),
+    Param.count("attack", "The attacking fighter's attack (with its assists).", minimum=0),
+    Param.count("target", "The target's attack, or its guard with --guard.", minimum=0),
+    Param("guard", "flag", "The target is in guard state (sideways).", False, option=True),
+    Param("pierce", "tristate", "The attack pierces (default: if the pierce skill was used this turn).", None,
+          option=True),
+    Param("wounded", "flag", "The target is already wounded.", False, option=True),
+    Param.count("assists", "Assist cards behind the target (they die).", 0, minimum=0, option=True),
+    help="Resolve an attack by the combat table: deaths, assists and battle damage are applied.\n\n"
+         "Ready vs ready: the lower attack dies (both on a tie or less) and its player takes the difference; "
+         "vs guard: wounded or slain, no damage unless piercing. First-turn damage is "
+         "{n.first_turn_battle_damage}.",
+    examples=("attack A 5 3", "attack A 4 6 --guard --pierce --assists 1"))
 def attack(state: State, ctx: Context, player: Any, attack: Any, target: Any, guard: bool = False,
            pierce: bool | None = None, wounded: bool = False, assists: Any = 0) -> list[ev.Event]:
     """``player``'s fighter (attack ``attack``) attacks an enemy fighter (its attack, or its guard
@@ -350,11 +397,6 @@ def attack(state: State, ctx: Context, player: Any, attack: Any, target: Any, gu
     return batch.events
 
 
-COMMANDS = {
-    "attack": attack,
-    "draw": draw, "draw_skill": draw_skill, "skill": skill, "descend": descend, "rank_up": rank_up,
-    "slain": slain, "move": move, "life": life, "battle": battle,
-}
 
 
 def player_json(p: PlayerState, state: State, ctx: Context) -> dict[str, Any]:
@@ -369,6 +411,3 @@ def player_json(p: PlayerState, state: State, ctx: Context) -> dict[str, Any]:
 
 def state_json(state: State, ctx: Context) -> dict[str, Any]:
     return {"first_turn": is_first_turn(state)}
-
-#: Questions that change nothing (``LiveGame.query``).
-QUERIES: tuple[str, ...] = ()

@@ -10,9 +10,11 @@ from typing import Any, Mapping
 from ..decks import Deck
 from ..tracker import events as ev
 from ..tracker.core import Context, IllegalCommand, signed, who
+from ..tracker.kit import Commands, Param
 from ..tracker.state import PlayerState, State
 
 RULESET = "generic"
+COMMANDS = Commands(RULESET)
 
 
 def setup(ctx: Context, players: tuple[str, ...], first: int, levels: tuple[str, ...] = (),
@@ -56,6 +58,10 @@ def losers(state: State, ctx: Context) -> list[tuple[int, str]]:
     return out
 
 
+@COMMANDS.command(Param.player(), Param("name", "text", "Counter id or label from game.yaml."),
+                  Param("delta", "signed", "Change, e.g. -3 or +2."), Param.why(),
+                  help="Change a player's counter (games tracked by the generic ruleset: rules.counters in game.yaml).",
+                  examples=('counter A life -3 --why "spark"',))
 def counter(state: State, ctx: Context, player: Any, name: str, delta: Any, why: str = "") -> list[ev.Event]:
     """Change one of ``player``'s counters by ``delta`` (``-3``, ``+2``)."""
     i = who(state, player)
@@ -69,10 +75,6 @@ def counter(state: State, ctx: Context, player: Any, name: str, delta: Any, why:
     return [ev.CounterChanged(player=i, counter=name, delta=signed(delta, "change"), reason=why or "卡牌效果")]
 
 
-COMMANDS = {"counter": counter}
-
-#: Questions that change nothing (``LiveGame.query``).
-QUERIES: tuple[str, ...] = ()
 
 
 def player_json(p: PlayerState, state: State, ctx: Context) -> dict[str, Any]:

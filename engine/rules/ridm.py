@@ -13,9 +13,12 @@ from typing import Any, Mapping
 from ..decks import Deck
 from ..tracker import events as ev
 from ..tracker.core import Context, IllegalCommand, count, require_active, signed, who
+from ..tracker.kit import Commands, Param
 from ..tracker.state import PlayerState, State
 
 RULESET = "ridm"
+COMMANDS = Commands(RULESET)
+SKILL = Param("skill", "text", "Skill card id or name.", metavar="SKILL")
 YES = ("yes", "y", "true", "1", "on", "是", "有")
 NO = ("no", "n", "false", "0", "off", "否", "无")
 
@@ -108,12 +111,18 @@ def losers(state: State, ctx: Context) -> list[tuple[int, str]]:
 # ---------------------------------------------------------------------------- commands
 
 
+@COMMANDS.command(Param.player(), Param("delta", "signed", "Change, e.g. -1 or +1."), Param.why(),
+                  help="Change a commander's sanity by an effect (0 loses).", examples=("sanity B -1",))
 def sanity(state: State, ctx: Context, player: Any, delta: Any, why: str = "") -> list[ev.Event]:
     """Change a commander's sanity by an effect: ``-1`` or ``+1``."""
     i = who(state, player)
     return [ev.SanityChanged(player=i, delta=signed(delta, "sanity change"), reason=why or "卡牌效果")]
 
 
+@COMMANDS.command(Param.player(), Param("operator", "text", "Operator codename."),
+                  Param("by_effect", "flag", "Deployed by a card effect (not counted).", False, option=True),
+                  help="Deploy an operator ({n.active_deployments_per_turn} active deployment per turn).",
+                  examples=("deploy A 能天使",))
 def deploy(state: State, ctx: Context, player: Any, operator: str, by_effect: bool = False) -> list[ev.Event]:
     """Deploy an operator from hand (one active deployment per turn; by card effect: unlimited)."""
     i = who(state, player)
@@ -128,6 +137,8 @@ def deploy(state: State, ctx: Context, player: Any, operator: str, by_effect: bo
     return [ev.OperatorDeployed(player=i, operator=str(operator), active=not by_effect, reason=why)]
 
 
+@COMMANDS.command(Param.player(), Param.count("cards", "Hand cards put face down.", 1),
+                  help="Charge with hand cards face down (+1 each, then draw 1 each).", examples=("charge A 2",))
 def charge(state: State, ctx: Context, player: Any, cards: Any = 1) -> list[ev.Event]:
     """Put hand cards face down into the charge slot: +1 charge each, then draw 1 each."""
     i = who(state, player)
@@ -135,6 +146,9 @@ def charge(state: State, ctx: Context, player: Any, cards: Any = 1) -> list[ev.E
     return [ev.ChargeAdded(player=i, count=k, reason=f"盖放{k}张手牌充能，然后抽{k}张")]
 
 
+@COMMANDS.command(Param.player(), SKILL,
+                  help="{n.skill_slot_charges_per_turn} per turn: a skill card into the skill slot as a charge "
+                       "(then search its operator).", examples=('charge-skill A "S2 真银斩"',))
 def charge_skill(state: State, ctx: Context, player: Any, skill: str) -> list[ev.Event]:
     """Once per turn: a skill card face up into the skill slot as a charge; search its operator."""
     i = who(state, player)
@@ -148,6 +162,12 @@ def charge_skill(state: State, ctx: Context, player: Any, skill: str) -> list[ev
     return [ev.ChargeAdded(player=i, count=1, skill_slot=True, reason=f"技能槽充能：{skill}{user}")]
 
 
+@COMMANDS.command(Param.player(), SKILL,
+                  Param("operator", "text", "Its operator (default: from card data).", None, option=True),
+                  Param.count("duration", "Turns (default: from card data).", None, minimum=0, option=True),
+                  Param.count("cost", "Charges to pay (default: from card data).", None, minimum=0, option=True),
+                  help="Activate a skill: pay its charges and start its timer (ticks at the end of your turns).",
+                  examples=("activate A S2 --operator 能天使 --duration 2 --cost 1",))
 def activate(state: State, ctx: Context, player: Any, skill: str, operator: str | None = None,
              duration: Any = None, cost: Any = None) -> list[ev.Event]:
     """Activate a skill: pay its charges and start its timer (values from card data when known)."""
@@ -175,6 +195,8 @@ def activate(state: State, ctx: Context, player: Any, skill: str, operator: str 
     return out
 
 
+@COMMANDS.command(Param.player(), Param("skill", "text", "Skill or operator.", metavar="SKILL"),
+                  help="A skill leaves before its timer runs out.", examples=("end-skill A S2",))
 def end_skill(state: State, ctx: Context, player: Any, skill: str) -> list[ev.Event]:
     """A skill leaves early (its operator left the field, a card effect)."""
     i = who(state, player)
@@ -195,6 +217,10 @@ def _yes_no(value: Any) -> bool:
     raise IllegalCommand(f"expected yes or no, got {value!r}")
 
 
+@COMMANDS.command(Param.player(), Param("present", "tristate", "yes: an enemy operator is in PLAYER's deploy "
+                                                              "zone; no: it left.", True),
+                  help="Record an enemy operator entering (or leaving) a player's deploy zone: "
+                       "−{n.sanity_loss_enemy_in_deploy} sanity at each turn end.", examples=("invade B yes",))
 def invade(state: State, ctx: Context, player: Any, present: Any = True) -> list[ev.Event]:
     """Record whether an enemy operator stands in ``player``'s deploy zone (sanity check at turn end)."""
     i = who(state, player)
@@ -205,6 +231,9 @@ def invade(state: State, ctx: Context, player: Any, present: Any = True) -> list
     return [ev.DeployZoneChanged(player=i, enemy_present=flag, reason=why)]
 
 
+@COMMANDS.command(Param.player(), Param("requirement", "text", "Sanity requirement, or an action card."),
+                  help="Whether an action card is playable now (sanity ≤ its requirement). Exit code 1 when not.",
+                  examples=("can-play A 2",), name="playable", words=("can-play",), aliases=("can",), query=True)
 def playable(state: State, ctx: Context, player: Any, requirement: Any) -> tuple[bool, str]:
     """Whether ``player`` may play an action card with sanity ``requirement`` now (sanity ≤ requirement).
 
@@ -222,6 +251,11 @@ def playable(state: State, ctx: Context, player: Any, requirement: Any) -> tuple
     return ok, f"{state.players[i].name}理智{have}，{label}{'可以' if ok else '不能'}使用"
 
 
+@COMMANDS.command(Param.player(), Param("name", "text", "Action card id or name."),
+                  Param.count("requirement", "Sanity requirement (default: from card data).", None, minimum=0,
+                              option=True),
+                  help="Play an action card (refused while sanity is above its requirement).",
+                  examples=("action A 紧急撤离 --requirement 2",))
 def action(state: State, ctx: Context, player: Any, name: str, requirement: Any = None) -> list[ev.Event]:
     """Play an action card; refused while the player's sanity is above its requirement."""
     i = who(state, player)
@@ -236,6 +270,11 @@ def action(state: State, ctx: Context, player: Any, name: str, requirement: Any 
     return [ev.ActionPlayed(player=i, name=card.name if card else str(name), requirement=int(requirement), reason=text)]
 
 
+@COMMANDS.command(Param.count("attack", "Attacker's attack.", minimum=0),
+                  Param.count("defense", "Defender's defense.", minimum=0),
+                  Param.count("target_attack", "Defender's attack (for routing).", minimum=0),
+                  help="Work out an exchange: who loses block, and whether the defender is routed (changes nothing).",
+                  examples=("fight 6 3 2",), query=True)
 def fight(state: State, ctx: Context, attack: Any, defense: Any, target_attack: Any) -> tuple[bool, str]:
     """Work out one exchange by the combat rules (changes nothing; players move the cards):
     attack < defense → the attacker loses block; attack ≥ defense → the defender loses block;
@@ -253,10 +292,6 @@ def fight(state: State, ctx: Context, attack: Any, defense: Any, target_attack: 
     return True, text
 
 
-COMMANDS = {
-    "sanity": sanity, "deploy": deploy, "charge": charge, "charge_skill": charge_skill, "activate": activate,
-    "end_skill": end_skill, "invade": invade, "action": action,
-}
 
 
 def player_json(p: PlayerState, state: State, ctx: Context) -> dict[str, Any]:
@@ -272,6 +307,3 @@ def player_json(p: PlayerState, state: State, ctx: Context) -> dict[str, Any]:
 
 def state_json(state: State, ctx: Context) -> dict[str, Any]:
     return {}
-
-#: Questions that change nothing (``LiveGame.query``).
-QUERIES = ("playable", "fight")

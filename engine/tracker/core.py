@@ -17,6 +17,7 @@ from ..cards import Card
 from ..definitions import GameDefinition
 from ..errors import CardpressError
 from . import events as ev
+from .kit import Commands, CommandSpec, Param
 from .state import State, apply
 
 Command = Callable[..., list[ev.Event]]
@@ -184,6 +185,11 @@ def settle(batch: Batch, ctx: Context) -> None:
     batch.emit(ev.GameEnded(winner=winner, reason=reason + ("" if winner is not None else "（平局）")))
 
 
+CORE = Commands("core")
+
+
+@CORE.command(help="Advance one phase (after the last phase: the next player's turn), with its automatic effects.",
+              examples=("next",), name="next")
 def next_phase(state: State, ctx: Context) -> list[ev.Event]:
     """Leave the current phase (its exit hooks may refuse) and enter the next; after the last, the next turn."""
     batch = Batch(state)
@@ -200,6 +206,7 @@ def next_phase(state: State, ctx: Context) -> list[ev.Event]:
     return batch.events
 
 
+@CORE.command(Param.player(), help="A player concedes; the other wins.", examples=("concede B",))
 def concede(state: State, ctx: Context, player: Any) -> list[ev.Event]:
     p = who(state, player)
     winner = state.other(p)
@@ -209,17 +216,17 @@ def concede(state: State, ctx: Context, player: Any) -> list[ev.Event]:
     ]
 
 
+@CORE.command(Param("text", "text", "Anything worth remembering."), help="Write a note into the log.",
+              examples=('note "B used the G.O.I special win condition"',))
 def note(state: State, ctx: Context, text: str) -> list[ev.Event]:
     if not str(text).strip():
         raise IllegalCommand("a note needs some text")
     return [ev.NoteAdded(text=str(text).strip(), reason="玩家备注")]
 
 
-CORE_COMMANDS: dict[str, Command] = {"next": next_phase, "concede": concede, "note": note}
-
-
-def commands_of(ctx: Context) -> dict[str, Command]:
-    return {**CORE_COMMANDS, **ctx.rules.COMMANDS}
+def commands_of(ctx: Context) -> dict[str, CommandSpec]:
+    """Every command of the game being played: the core's, then its rules module's."""
+    return {**CORE.specs, **ctx.rules.COMMANDS.specs}
 
 
 def run_command(state: State, ctx: Context, name: str, args: Mapping[str, Any]) -> list[ev.Event]:
@@ -230,13 +237,19 @@ def run_command(state: State, ctx: Context, name: str, args: Mapping[str, Any]) 
         winner = state.players[state.winner].name if state.winner is not None else "nobody (draw)"
         raise GameOver(f"the game is over ({state.end_reason}; winner: {winner}); only undo/redo are allowed")
     table = commands_of(ctx)
-    fn = table.get(name)
-    if fn is None:
-        raise UnknownCommand(f"unknown command {name!r} for {ctx.defn.id}; commands: {', '.join(sorted(table))}")
-    try:
-        produced = fn(state, ctx, **args)
-    except TypeError as exc:
-        raise IllegalCommand(f"{name}: {exc}") from None
+    spec = table.get(name)
+    if spec is None or spec.query:
+        actions = sorted(k for k, v in table.items() if not v.query)
+        raise UnknownCommand(f"unknown command {name!r} for {ctx.defn.id}; commands: {', '.join(actions)}")
+    unknown = set(args) - {p.name for p in spec.params}
+    missing = [p.name for p in spec.params if p.required and p.name not in args]
+    if unknown or missing:
+        # Checked against the declaration, so a TypeError inside a rule stays a crash (a bug),
+        # never passed off as an illegal move.
+        raise IllegalCommand(f"{spec.cli_name}: " + "; ".join(
+            ([f"no parameter {', '.join(sorted(unknown))}"] if unknown else [])
+            + ([f"missing {', '.join(missing)}"] if missing else [])))
+    produced = spec.run(state, ctx, **args)
     batch = Batch(state).emit(*produced)
     settle(batch, ctx)
     return batch.events

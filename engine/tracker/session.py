@@ -15,7 +15,6 @@ Example::
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
 import re
@@ -268,11 +267,8 @@ class LiveGame:
 
     def _arg_order(self, command: str) -> list[str]:
         """A command's parameter names after (state, ctx), in the order a player types them."""
-        fn = commands_of(self.ctx).get(command)
-        try:
-            return list(inspect.signature(fn).parameters)[2:] if fn else []
-        except (TypeError, ValueError):
-            return []
+        spec = commands_of(self.ctx).get(command)
+        return [p.name for p in spec.params] if spec else []
 
     def do(self, command: str, op_id: str | None = None, **args: Any) -> Outcome:
         """Apply a command (``next``, ``spend``…) once; a refusal raises and stores nothing."""
@@ -301,11 +297,11 @@ class LiveGame:
         return self._append(op_id, ("redo", {}), decide)
 
     def query(self, name: str, **args: Any) -> Any:
-        """Ask the rules a question that changes nothing (ridm ``playable``)."""
-        fn = getattr(self.ctx.rules, name, None)
-        if fn is None or name not in getattr(self.ctx.rules, "QUERIES", ("playable",)):
+        """Ask the rules a question that changes nothing (ridm ``playable``): ``(ok, text)``."""
+        spec = commands_of(self.ctx).get(name)
+        if spec is None or not spec.query:
             raise IllegalCommand(f"{self.defn.id} has no query {name!r}")
-        return fn(self.state, self.ctx, **args)
+        return spec.run(self.state, self.ctx, **args)
 
     # -------------------------------------------------------------------- export
 

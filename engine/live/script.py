@@ -1,0 +1,103 @@
+"""The table line: ``damage B 5 --outpost 2`` → a declared command and its typed arguments.
+
+Read against the commands' declarations (``engine.tracker.kit``), so every command a game
+declares can be typed at the table with the same names, options and defaults as on the command
+line. Numbers may be negative (``life B -3``), flags may be given as ``--pierce``/``--no-pierce``
+or ``pierce=false``, and a misspelt command gets "did you mean".
+
+Example::
+
+    >>> spec, args = parse_line("damage B 5 outpost=2", commands)      # doctest: +SKIP
+    >>> spec.name, args
+    ('damage', {'player': 'B', 'amount': 5, 'outpost': 2})
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import shlex
+from typing import Any, Mapping
+
+from ..tracker.kit import YES_NO, BadArgument, CommandSpec, Param
+
+_NUMBER = re.compile(r"^[+\-−]\d+$")
+
+
+def lookup(words: list[str], commands: Mapping[str, CommandSpec]) -> tuple[CommandSpec, int]:
+    """The command the first word(s) name, and how many words that took."""
+    names: dict[str, CommandSpec] = {}
+    for spec in commands.values():
+        for key in (spec.name, "-".join(spec.words), *spec.aliases):
+            names.setdefault(key.replace("-", "_"), spec)
+    for n in (2, 1):
+        if len(words) >= n:
+            key = "_".join(words[:n]).replace("-", "_")
+            if key in names:
+                return names[key], n
+    typed = words[0] if words else ""
+    close = difflib.get_close_matches(typed.replace("-", "_"), list(names), n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(c.replace('_', '-') for c in close)}?" if close else ""
+    raise BadArgument(f"unknown command {typed!r}{hint} (h lists the commands)")
+
+
+def parse_line(line: str, commands: Mapping[str, CommandSpec]) -> tuple[CommandSpec, dict[str, Any]]:
+    """A typed table line → (command, typed arguments). Raises ``BadArgument``."""
+    try:
+        tokens = shlex.split(line)
+    except ValueError as exc:
+        raise BadArgument(f"cannot read the line: {exc} (an unclosed quote?)") from None
+    if not tokens:
+        raise BadArgument("empty line")
+    spec, used = lookup(tokens, commands)
+    return spec, parse_args(spec, tokens[used:])
+
+
+def _option(spec: CommandSpec, token: str) -> tuple[Param, bool] | None:
+    """``--outpost`` / ``-o`` / ``--no-pierce`` → (param, negated)."""
+    for p in spec.params:
+        if token in (p.flag_name, p.short):
+            return p, False
+        if p.kind == "tristate" and token == "--no-" + p.name.replace("_", "-"):
+            return p, True
+    return None
+
+
+def parse_args(spec: CommandSpec, tokens: list[str]) -> dict[str, Any]:
+    """The words after the command name → typed arguments, checked against the declaration."""
+    raw: dict[str, Any] = {}
+    order = [p for p in spec.params if not p.option] + [p for p in spec.params if p.option]
+    names = {p.name for p in spec.params}
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        found = _option(spec, tok) if tok.startswith("-") and not _NUMBER.match(tok) else None
+        if found:
+            param, negated = found
+            if param.kind in ("flag", "tristate"):
+                # "--pierce false" says no, as "pierce=false" and "--no-pierce" do.
+                nxt = tokens[i + 1].strip().lower() if i + 1 < len(tokens) else ""
+                if not negated and nxt in YES_NO:
+                    i += 1
+                    raw[param.name] = param.parse(nxt)
+                else:
+                    raw[param.name] = not negated
+            else:
+                i += 1
+                if i >= len(tokens):
+                    raise BadArgument(f"{spec.cli_name}: {tok} needs a value")
+                raw[param.name] = tokens[i]
+        elif tok.startswith("--"):
+            known = ", ".join(p.flag_name for p in spec.params if p.option) or "none"
+            raise BadArgument(f"{spec.cli_name}: unknown option {tok}; options: {known}")
+        elif "=" in tok and tok.split("=", 1)[0].replace("-", "_") in names:
+            key, value = tok.split("=", 1)
+            raw[key.replace("-", "_")] = value
+        else:
+            slot = next((p for p in order if p.name not in raw and p.kind not in ("flag", "tristate")), None)
+            if slot is None:
+                takes = " ".join(p.name.upper() for p in order if not p.option) or "no arguments"
+                raise BadArgument(f"{spec.cli_name}: too many arguments ({tok!r}); it takes {takes}")
+            raw[slot.name] = tok
+        i += 1
+    return spec.parse_args(raw)

@@ -1,0 +1,287 @@
+"""Commands declared once: what a game's rules module says about each of its commands.
+
+A rules function is declared with ``@commands.command(...)``: its name, its typed parameters
+(with help), its help text and examples. Everything that offers the command to a person is
+generated from that one declaration — the ``cardpress track`` subcommands, the table-mode line
+parser (``engine.tracker.script``), and the phone page's forms — so a parameter added here is
+offered everywhere, and nobody re-types a rule number: help may name ``{n.descents_per_turn}``,
+filled from the game's own ``game.yaml``.
+
+Example::
+
+    commands = Commands("backrooms")
+
+    @commands.command(Param.player(), Param.count("amount", "Cost to pay."), Param.why(),
+                      help="Pay cost from a player's pool (refused beyond what it holds).",
+                      examples=('spend A 3 --why "summon Smiler"',))
+    def spend(state, ctx, player, amount, why=""):
+        ...
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable, Iterator, Literal, Mapping
+
+from ..errors import CardpressError
+
+ParamKind = Literal["player", "count", "signed", "int", "text", "choice", "flag", "tristate"]
+
+#: A parameter with no default must be given.
+REQUIRED: Any = object()
+
+_TRUE = frozenset({"true", "yes", "y", "1", "on", "是"})
+_FALSE = frozenset({"false", "no", "n", "0", "off", "否"})
+#: Words that answer a yes/no parameter.
+YES_NO = _TRUE | _FALSE
+_SIGNED = re.compile(r"^[+\-−]?\d+$")
+
+
+class BadArgument(CardpressError):
+    """A command argument typed at the table (or sent by the page) cannot be read as its kind."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a command.
+
+    ``kind`` says how the value is read and offered: ``player`` (a name or seat), ``count`` (a
+    whole number ≥ ``minimum``), ``signed`` (``+3``/``-2``; never taken for an option), ``int``,
+    ``text``, ``choice`` (one of ``choices``), ``flag`` (present or not) and ``tristate`` (yes,
+    no, or left to the rules). ``option`` parameters are named (``--outpost 2``); the others are
+    given in order.
+    """
+
+    name: str
+    kind: ParamKind
+    help: str
+    default: Any = REQUIRED
+    option: bool = False
+    short: str | None = None
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    metavar: str | None = None
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED
+
+    @property
+    def flag_name(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    # ------------------------------------------------------------ common parameters
+
+    @staticmethod
+    def player(name: str = "player", help: str = "Player name or seat number (1, 2).") -> "Param":
+        return Param(name, "player", help)
+
+    @staticmethod
+    def count(name: str, help: str, default: Any = REQUIRED, minimum: int = 1, option: bool = False,
+              short: str | None = None) -> "Param":
+        return Param(name, "count", help, default, option=option, short=short, minimum=minimum)
+
+    @staticmethod
+    def why() -> "Param":
+        return Param("why", "text", "Reason to record in the log (the card or effect).", "", option=True)
+
+    # ------------------------------------------------------------ reading a typed value
+
+    def parse(self, raw: Any) -> Any:
+        """``raw`` (text from the table line or the page, or a value from the CLI) as this kind.
+
+        >>> Param("delta", "signed", "").parse("−3")
+        -3
+        """
+        if raw is None:
+            return None
+        if self.kind in ("count", "int", "signed"):
+            return self._number(raw)
+        if self.kind in ("flag", "tristate"):
+            if isinstance(raw, bool):
+                return raw
+            text = str(raw).strip().lower()
+            if text in _TRUE:
+                return True
+            if text in _FALSE:
+                return False
+            raise BadArgument(f"{self.name} must be yes or no, got {raw!r}")
+        text = str(raw).strip()
+        if self.kind == "choice" and text not in self.choices:
+            raise BadArgument(f"{self.name} must be one of {', '.join(self.choices)}, got {text!r}")
+        return text
+
+    def _number(self, raw: Any) -> int:
+        if isinstance(raw, bool):
+            raise BadArgument(f"{self.name} must be a whole number, got {raw!r}")
+        if isinstance(raw, int):
+            value = raw
+        elif isinstance(raw, float) and math.isfinite(raw) and raw.is_integer():
+            value = int(raw)
+        else:
+            text = str(raw).strip()
+            if not _SIGNED.match(text) or len(text) > 12:
+                example = "+3 or -2" if self.kind == "signed" else "3"
+                raise BadArgument(f"{self.name} must be a whole number like {example}, got {raw!r}")
+            value = int(text.replace("−", "-"))
+        if self.minimum is not None and value < self.minimum:
+            raise BadArgument(f"{self.name} must be at least {self.minimum}, got {value}")
+        return value
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """A command as declared by its game (or the tracker core for every game).
+
+    ``run(state, ctx, **args)`` returns events; a ``query`` returns ``(ok, text)`` and changes
+    nothing. ``words`` are the CLI words (``("chain", "push")``); ``aliases`` are extra names the
+    table line accepts (``push``).
+    """
+
+    name: str
+    run: Callable[..., Any]
+    params: tuple[Param, ...]
+    help: str
+    examples: tuple[str, ...]
+    words: tuple[str, ...]
+    game: str
+    query: bool = False
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def summary(self) -> str:
+        return self.help.split("\n", 1)[0]
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+    def help_text(self, numbers: Mapping[str, Any] | None) -> str:
+        """The help with ``{n.…}`` filled from the game's numbers (as written when unknown)."""
+        return fill(self.help, numbers)
+
+    def parse_args(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """Typed arguments from raw ones (text or values); unknown or missing ones are errors."""
+        out: dict[str, Any] = {}
+        for key, value in raw.items():
+            param = self.param(key)
+            if param is None:
+                raise BadArgument(f"{self.cli_name}: no parameter {key!r}; it takes "
+                                  f"{', '.join(p.name for p in self.params) or 'nothing'}")
+            if value is not None:
+                try:
+                    out[key] = param.parse(value)
+                except BadArgument as exc:
+                    raise BadArgument(f"{self.cli_name}: {exc}") from None
+        missing = [p.name for p in self.params if p.required and p.name not in out]
+        if missing:
+            raise BadArgument(f"{self.cli_name}: missing {', '.join(missing)}")
+        return out
+
+    @property
+    def cli_name(self) -> str:
+        return " ".join(self.words)
+
+
+class _Numbers:
+    """``{n.name}`` in help: a game's number, or the placeholder's own text when not known."""
+
+    def __init__(self, numbers: Mapping[str, Any]):
+        self._numbers = numbers
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self._numbers.get(name, f"{{n.{name}}}")
+
+
+def fill(text: str, numbers: Mapping[str, Any] | None) -> str:
+    """``"{n.descents_per_turn} per turn"`` → ``"2 per turn"`` for duel's numbers."""
+    if "{" not in text:
+        return text
+    return text.format(n=_Numbers(numbers or {}))
+
+
+@dataclass
+class Commands:
+    """The commands one game (or the core) declares, in declaration order."""
+
+    game: str
+    specs: dict[str, CommandSpec] = field(default_factory=dict)
+
+    def command(self, *params: Param, help: str, examples: tuple[str, ...] | list[str],
+                words: tuple[str, ...] | None = None, name: str | None = None, query: bool = False,
+                aliases: tuple[str, ...] = ()) -> Callable[[Callable], Callable]:
+        """Declare the decorated rules function as a command (see the module docstring)."""
+
+        def declare(fn: Callable) -> Callable:
+            key = name or fn.__name__
+            if key in self.specs:
+                raise ValueError(f"{self.game}: command {key!r} declared twice")
+            if not examples:
+                raise ValueError(f"{self.game}: command {key!r} needs an example")
+            self.specs[key] = CommandSpec(
+                name=key, run=fn, params=tuple(params), help=help, examples=tuple(examples),
+                words=words or (key.replace("_", "-"),), game=self.game, query=query, aliases=tuple(aliases))
+            return fn
+
+        return declare
+
+    def __iter__(self) -> Iterator[CommandSpec]:
+        return iter(self.specs.values())
+
+    def __getitem__(self, name: str) -> CommandSpec:
+        return self.specs[name]
+
+    def get(self, name: str) -> CommandSpec | None:
+        return self.specs.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.specs
+
+    @property
+    def actions(self) -> dict[str, CommandSpec]:
+        return {k: s for k, s in self.specs.items() if not s.query}
+
+    @property
+    def queries(self) -> dict[str, CommandSpec]:
+        return {k: s for k, s in self.specs.items() if s.query}
+
+
+# ---------------------------------------------------------------------------- every declared command
+
+
+def declared_commands() -> list[tuple[str, list[CommandSpec]]]:
+    """(owner, its commands) for the core and every ruleset, in a stable order. A command two
+    rulesets both declare (none do today) is offered once, by the first."""
+    from ..rules import RULESETS  # the rules modules import this module
+    from .core import CORE
+
+    seen: set[str] = set()
+    out = []
+    for owner, commands in (("core", CORE), *((k, m.COMMANDS) for k, m in RULESETS.items())):
+        specs = [s for s in commands if s.words not in seen]
+        seen.update(s.words for s in specs)
+        out.append((owner, specs))
+    return out
+
+
+@lru_cache(maxsize=None)
+def shipped_numbers(ruleset: str) -> dict[str, Any]:
+    """The ``rules:`` numbers of the shipped game of ``ruleset`` (for help text), read without
+    building the whole definition; empty when there is none (``generic``, ``core``)."""
+    from ..errors import DataError
+    from ..paths import card_data_root
+    from ..yamlio import load_yaml
+
+    path = card_data_root() / ruleset / "game.yaml"
+    if not path.is_file():
+        return {}
+    try:
+        raw = load_yaml(path)
+    except DataError:
+        return {}
+    rules = raw.get("rules") if isinstance(raw, dict) else None
+    return dict(rules) if isinstance(rules, dict) else {}

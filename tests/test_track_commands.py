@@ -1,0 +1,165 @@
+"""Commands are declared once: the CLI and the table line are generated from the declarations,
+read numbers the same way (negative ones too), and fill help from game.yaml."""
+
+from __future__ import annotations
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from engine.live.script import parse_line
+from engine.rules import RULESETS
+from engine.tracker import core
+from engine.tracker.core import CORE, IllegalCommand, commands_of, run_command
+from engine.tracker.kit import BadArgument, Commands, Param, declared_commands, fill, shipped_numbers
+from engine.tracker.session import make_context
+from engine.definitions import load_game
+from pipeline.track_cli import app
+from track_helpers import new_game
+
+runner = CliRunner()
+
+
+def _cli_commands():
+    """{words: click command} of ``cardpress track``."""
+    root = typer.main.get_command(app)
+    out = {}
+    for name, command in root.commands.items():
+        if hasattr(command, "commands"):
+            out.update({(name, sub): c for sub, c in command.commands.items()})
+        else:
+            out[(name,)] = command
+    return out
+
+
+def test_every_declared_command_is_a_cli_command_with_every_parameter():
+    cli = _cli_commands()
+    declared = [spec for _, specs in declared_commands() for spec in specs]
+    assert len(declared) >= 30
+    for spec in declared:
+        assert spec.words in cli, f"{spec.cli_name} is declared but not on the command line"
+        params = {p.name: p for p in cli[spec.words].params}
+        for p in spec.params:
+            assert p.name in params, f"{spec.cli_name}: parameter {p.name} missing on the command line"
+            click_param = params[p.name]
+            assert (click_param.param_type_name == "option") == (p.option or p.kind in ("flag", "tristate")), \
+                f"{spec.cli_name} {p.name}: option/argument differs from the declaration"
+            if click_param.param_type_name == "option":
+                assert p.flag_name in click_param.opts
+        assert ("op_id" in params) == (not spec.query)
+
+
+def test_help_is_filled_with_the_games_numbers():
+    numbers = shipped_numbers("duel")
+    assert numbers["descents_per_turn"] == load_game("duel").rules.descents_per_turn
+    result = runner.invoke(app, ["descend", "--help"])
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    assert f"({numbers['descents_per_turn']} per turn, at most {numbers['max_fighters']} fighters)" in text
+    assert "{n." not in text
+    # A number the game does not define stays visible as the placeholder, never a KeyError.
+    assert fill("{n.nope} per turn", {}) == "{n.nope} per turn"
+    assert fill("{n.descents_per_turn} per turn", {"descents_per_turn": 4}) == "4 per turn"
+
+
+def test_negative_numbers_are_numbers_on_the_command_line(tmp_path):
+    db = str(tmp_path / "g.sqlite")
+    assert runner.invoke(app, ["new", "duel", "--players", "A", "B", "--db", db]).exit_code == 0
+    result = runner.invoke(app, ["life", "B", "-3", "--db", db])
+    assert result.exit_code == 0, result.output
+    assert "B生命-3" in result.output
+    refused = runner.invoke(app, ["battle", "B", "-3", "--db", db])
+    assert refused.exit_code == 1
+    assert "battle: amount must be at least 0, got -3" in refused.output
+    garbage = runner.invoke(app, ["life", "B", "3x", "--db", db])
+    assert garbage.exit_code == 1 and "delta must be a whole number like +3 or -2" in garbage.output
+
+
+@pytest.fixture
+def backrooms():
+    return commands_of(make_context(load_game("backrooms"), cards={}))
+
+
+@pytest.mark.parametrize("line, name, args", [
+    ("damage B 5 outpost=2", "damage", {"player": "B", "amount": 5, "outpost": 2}),
+    ("damage B 5 --outpost 2", "damage", {"player": "B", "amount": 5, "outpost": 2}),
+    ("damage B 5 -o 2 --why 炸弹", "damage", {"player": "B", "amount": 5, "outpost": 2, "why": "炸弹"}),
+    ("damage B 5 2", "damage", {"player": "B", "amount": 5, "outpost": 2}),
+    ('push B "无效 效果" --negates 1', "chain_push", {"player": "B", "text": "无效 效果", "negates": 1}),
+    ("chain push A 抽牌", "chain_push", {"player": "A", "text": "抽牌"}),
+    ("chain-resolve --one", "chain_resolve", {"one": True}),
+    ("resolve", "chain_resolve", {}),
+    ("spend A ３", "spend", {"player": "A", "amount": 3}),  # a phone's full-width digits are digits
+    ("damage B 5 2 炸弹", "damage", {"player": "B", "amount": 5, "outpost": 2, "why": "炸弹"}),
+    ("spend A 三", None, None),
+])
+def test_table_lines_read_by_the_declarations(backrooms, line, name, args):
+    if name is None:
+        with pytest.raises(BadArgument, match="spend: amount must be a whole number like 3, got '三'"):
+            parse_line(line, backrooms)
+        return
+    spec, parsed = parse_line(line, backrooms)
+    assert spec.name == name and parsed == args
+
+
+@pytest.mark.parametrize("line, pierce", [
+    ("attack A 5 3", None), ("attack A 5 3 --pierce", True), ("attack A 5 3 --pierce false", False),
+    ("attack A 5 3 --no-pierce", False), ("attack A 5 3 pierce=no", False), ("attack A 5 3 --pierce yes", True),
+])
+def test_pierce_false_does_not_pierce(line, pierce):
+    duel = commands_of(make_context(load_game("duel"), cards={}))
+    spec, args = parse_line(line, duel)
+    assert args.get("pierce") is pierce
+    assert args["attack"] == 5 and args["target"] == 3
+
+
+@pytest.mark.parametrize("line, message", [
+    ("spnd A 3", "did you mean spend"),
+    ("damage B 5 --outpst 2", "unknown option --outpst; options: --outpost"),
+    ("damage B 5 2 炸弹 9", "too many arguments ('9'); it takes PLAYER AMOUNT"),
+    ("damage B", "damage: missing amount"),
+    ("damage B 'five", "an unclosed quote"),
+    ("damage B 5 --outpost", "--outpost needs a value"),
+    ("damage B −3", "amount must be at least 1, got -3"),
+])
+def test_bad_table_lines_say_what_is_wrong(backrooms, line, message):
+    with pytest.raises(BadArgument, match=message.replace("(", r"\(").replace(")", r"\)")):
+        parse_line(line, backrooms)
+
+
+def test_play_mode_runs_declared_commands(tmp_path):
+    db = str(tmp_path / "g.sqlite")
+    assert runner.invoke(app, ["new", "ridm", "--players", "A", "B", "--db", db]).exit_code == 0
+    result = runner.invoke(app, ["play", "--db", db], input="sanity B -1\ncan A 2\nfight 6 3 2\nsanty B 1\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "B理智-1" in result.output
+    assert "A理智3，理智要求2的行动牌不能使用" in result.output
+    assert "被击溃" in result.output
+    assert "did you mean sanity" in result.output
+
+
+def test_arguments_are_checked_against_the_declaration_and_a_bug_in_a_rule_is_a_crash(tmp_path, monkeypatch):
+    live = new_game(tmp_path, "duel")
+    with pytest.raises(IllegalCommand, match="life: no parameter colour"):
+        run_command(live.state, live.ctx, "life", {"player": "A", "delta": 1, "colour": "red"})
+    with pytest.raises(IllegalCommand, match="life: missing delta"):
+        run_command(live.state, live.ctx, "life", {"player": "A"})
+
+    def broken(state, ctx, player, delta, why=""):
+        return None + 1  # a TypeError inside the rule: a bug, not an illegal move
+
+    spec = RULESETS["duel"].COMMANDS["life"]
+    monkeypatch.setitem(RULESETS["duel"].COMMANDS.specs, "life", type(spec)(**{**spec.__dict__, "run": broken}))
+    with pytest.raises(TypeError):
+        run_command(live.state, live.ctx, "life", {"player": "A", "delta": 1})
+
+
+def test_a_declaration_needs_an_example_and_a_unique_name():
+    commands = Commands("test")
+    with pytest.raises(ValueError, match="needs an example"):
+        commands.command(help="x", examples=())(lambda state, ctx: [])
+    commands.command(help="x", examples=("x",), name="x")(lambda state, ctx: [])
+    with pytest.raises(ValueError, match="declared twice"):
+        commands.command(help="x", examples=("x",), name="x")(lambda state, ctx: [])
+    assert "next" in CORE and core.next_phase is CORE["next"].run
+    assert Param("d", "signed", "").parse("+4") == 4
