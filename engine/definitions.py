@@ -261,6 +261,20 @@ class CardSize(_Model):
     height_mm: CardMM = 88.0
 
 
+class Terms(_Model):
+    """What the game calls one player's turn and a round of everyone's turns, as players read
+    them (RULES.md 2026-12: backrooms says 轮 and 回合; duel and ridm call a player's turn 回合
+    and name no round, so none is shown)."""
+
+    turn: str = "回合"
+    round: str | None = None
+
+    def label(self, turn: int, round_: int) -> str:
+        """``第3轮（第2回合）`` for backrooms, ``第3回合`` for duel."""
+        text = f"第{turn}{self.turn}"
+        return f"{text}（第{round_}{self.round}）" if self.round else text
+
+
 class Keyword(_Model):
     """A rules term printed on cards and explained in the glossary."""
 
@@ -278,6 +292,7 @@ class GameDefinition(_Model):
     version: str = "1"
     players: int = 2
     card_size: CardSize = CardSize()
+    terms: Terms = Terms()
     card_types: dict[str, CardType]
     deck: DeckRules
     zones: tuple[Zone, ...] = ()

@@ -17,6 +17,8 @@ name: {quoted}
 name_en: ""
 players: 2
 card_size: {{width_mm: 63, height_mm: 88}}
+# What players call one player's turn (and, if the game names it, a round of everyone's turns).
+terms: {{turn: 回合}}
 
 card_types:
   unit:

@@ -37,7 +37,7 @@ def board(live: LiveGame) -> str:
     names = {p.id: p.name for p in live.defn.phases}
     phases = " ▸ ".join(f"【{names[p]}】" if p == s["phase"] else names[p] for p in s["phases"])
     lines = [f"{s['game_name']} · {s['id']}",
-             f"第{s['turn']}轮（第{s['round']}回合） 行动方：{s['active']}",
+             f"{live.ctx.turn_label(s['turn'], s['round'])} 行动方：{s['active']}",
              f"阶段：{phases}"]
     if s["ruleset"] == "backrooms":
         lines.append(f"层级：{s['level']} | {s['rounds_to_cut']}回合后切出，下一层级：{s['next_level']}")
@@ -67,8 +67,8 @@ def outcome_lines(live: LiveGame, outcome: Outcome) -> list[str]:
         target = live.replay.entries[entry.target]
         verb = "撤销" if entry.kind == "undo" else "重做"
         return [f"{verb} #{target.seq}（{target.command}）"] + [
-            f"  {describe(e, live.row.players, live.ctx.phase_name)}" for e in target.events]
-    return [describe(e, live.row.players, live.ctx.phase_name) + (f" —— {e.reason}" if e.reason else "")
+            f"  {describe(e, live.row.players, live.ctx.phase_name, live.ctx.turn_label)}" for e in target.events]
+    return [describe(e, live.row.players, live.ctx.phase_name, live.ctx.turn_label) + (f" —— {e.reason}" if e.reason else "")
             for e in entry.events]
 
 

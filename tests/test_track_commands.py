@@ -163,3 +163,24 @@ def test_a_declaration_needs_an_example_and_a_unique_name():
         commands.command(help="x", examples=("x",), name="x")(lambda state, ctx: [])
     assert "next" in CORE and core.next_phase is CORE["next"].run
     assert Param("d", "signed", "").parse("+4") == 4
+
+
+@pytest.mark.parametrize("game, header, forbidden", [
+    ("backrooms", "第3轮（第2回合） 行动方：A", None),
+    ("duel", "第3回合 行动方：A", "轮"),
+    ("ridm", "第3回合 行动方：A", "轮"),
+])
+def test_each_game_names_turns_in_its_own_words(tmp_path, game, header, forbidden):
+    from pipeline.track_view import board, log_text
+    from track_helpers import advance_to
+
+    live = new_game(tmp_path, game)
+    advance_to(live, 3, live.defn.phases[0].id)
+    shown = board(live)
+    assert header in shown, shown
+    log = log_text(live)
+    assert f"{live.ctx.turn_label(3, 2)}：A行动" in log
+    if forbidden:
+        assert forbidden not in shown.splitlines()[1] and forbidden not in log, "a duel/ridm turn is 回合, never 轮"
+    from engine.tracker.view import live_status
+    assert live_status(live)["turn_label"] == header.split(" ")[0]

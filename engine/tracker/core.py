@@ -51,6 +51,10 @@ class Context:
     def numbers(self) -> Any:
         return self.defn.rules
 
+    def turn_label(self, turn: int, round_: int) -> str:
+        """The turn as this game's players say it: ``第3轮（第2回合）`` or ``第3回合``."""
+        return self.defn.terms.label(turn, round_)
+
     def phase_name(self, phase_id: str) -> str:
         try:
             return self.defn.phase(phase_id).name
@@ -154,8 +158,9 @@ def _enter(batch: Batch, ctx: Context, phase: str, reason: str) -> None:
 def begin_turn(batch: Batch, ctx: Context, turn: int, player: int) -> None:
     """Start ``turn`` for ``player``: turn hooks, then the turn's first phase and its reminders."""
     s = batch.state
-    batch.emit(ev.TurnBegan(turn=turn, round=round_of(turn, len(s.players)), player=player,
-                            reason=f"第{turn}轮开始，行动方：{s.players[player].name}"))
+    round_ = round_of(turn, len(s.players))
+    batch.emit(ev.TurnBegan(turn=turn, round=round_, player=player,
+                            reason=f"{ctx.turn_label(turn, round_)}开始，行动方：{s.players[player].name}"))
     batch.emit(*ctx.rules.on_turn_begin(batch.state, ctx))
     if batch.state.over:
         return

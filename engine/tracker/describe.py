@@ -8,9 +8,14 @@ from . import events as ev
 
 Names = tuple[str, ...]
 PhaseName = Callable[[str], str]
+TurnLabel = Callable[[int, int], str]
 
 
-def describe(event: ev.Event, names: Names, phase_name: PhaseName = str) -> str:
+def _turn_label(turn: int, round_: int) -> str:
+    return f"第{turn}回合"
+
+
+def describe(event: ev.Event, names: Names, phase_name: PhaseName = str, turn_label: TurnLabel = _turn_label) -> str:
     """One line for ``event``: "A获得11费用". Unknown events fall back to their class name."""
     n = lambda i: names[i] if i is not None and 0 <= i < len(names) else "?"  # noqa: E731
     e = event
@@ -18,7 +23,7 @@ def describe(event: ev.Event, names: Names, phase_name: PhaseName = str) -> str:
         case ev.GameStarted():
             return f"新对局：{' 对 '.join(e.players)}，先手{e.players[e.first]}"
         case ev.TurnBegan():
-            return f"第{e.turn}轮（第{e.round}回合）：{n(e.player)}行动"
+            return f"{turn_label(e.turn, e.round)}：{n(e.player)}行动"
         case ev.PhaseEntered():
             return f"进入{phase_name(e.phase)}"
         case ev.ReminderGiven():

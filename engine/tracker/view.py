@@ -22,6 +22,7 @@ def status_json(state: State, ctx: Context, game_id: str = "") -> dict[str, Any]
         "ruleset": ctx.defn.rules.ruleset if ctx.defn.rules else None,
         "turn": state.turn,
         "round": state.round,
+        "turn_label": ctx.turn_label(state.turn, state.round),
         "phase": state.phase,
         "phase_name": ctx.phase_name(state.phase),
         "phases": [p.id for p in ctx.defn.phases],
@@ -76,7 +77,7 @@ def log_lines(live: LiveGame) -> list[LogLine]:
             title = f"{entry.command} {_args_text(entry.args)}".strip()
             effect = entry.seq in in_effect
             lines = tuple(
-                describe(e, names, live.ctx.phase_name) + (f" —— {e.reason}" if e.reason else "")
+                describe(e, names, live.ctx.phase_name, live.ctx.turn_label) + (f" —— {e.reason}" if e.reason else "")
                 for e in entry.events
             )
         out.append(LogLine(entry.seq, title, lines, effect))
