@@ -184,3 +184,19 @@ def test_each_game_names_turns_in_its_own_words(tmp_path, game, header, forbidde
         assert forbidden not in shown.splitlines()[1] and forbidden not in log, "a duel/ridm turn is 回合, never 轮"
     from engine.tracker.view import live_status
     assert live_status(live)["turn_label"] == header.split(" ")[0]
+
+
+def test_roll_draws_once_and_the_log_keeps_the_result(tmp_path):
+    from engine.tracker import LiveGame, Store
+    from engine.tracker.events import DieRolled
+
+    live = new_game(tmp_path, "duel")
+    results = [live.do("roll", faces="6").events[0].result for _ in range(200)]
+    assert set(results) == {1, 2, 3, 4, 5, 6}   # every face shows in 200 rolls (miss: p < 1e-14)
+    coins = {live.do("roll", faces="coin", player="B").events[0] for _ in range(100)}
+    assert {e.result for e in coins} == {1, 2} and all(e.faces == 2 and e.player == 1 for e in coins)
+    again = LiveGame(Store(tmp_path / "games.sqlite"), live.id, cards={}, use_snapshots=False)
+    replayed = [e.result for entry in again.entries() for e in entry.events if isinstance(e, DieRolled)]
+    assert replayed[:200] == results, "a replay shows the results drawn, never new ones"
+    with pytest.raises(IllegalCommand, match="at most 100 faces"):
+        live.do("roll", faces="1000")

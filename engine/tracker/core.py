@@ -9,6 +9,7 @@ is returned with the command, so one undo takes it all back.
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Mapping
@@ -219,6 +220,25 @@ def concede(state: State, ctx: Context, player: Any) -> list[ev.Event]:
         ev.Conceded(player=p, reason="认输"),
         ev.GameEnded(winner=winner, reason=f"{state.players[p].name}认输"),
     ]
+
+
+#: Sides of the largest die ``roll`` throws (a d100 is the largest die players own).
+MAX_DIE_FACES = 100
+
+
+@CORE.command(Param("faces", "text", "Sides of the die (2–100), or coin.", "6"),
+              Param("player", "player", "Who rolls (for the log).", None, option=True),
+              help="Roll a die or toss a coin; the result is drawn once and kept in the log.",
+              examples=("roll", "roll 20 --player A", "roll coin"))
+def roll(state: State, ctx: Context, faces: Any = "6", player: Any = None) -> list[ev.Event]:
+    text = str(faces).strip().lower()
+    sides = 2 if text in ("coin", "硬币") else count(text, "faces of the die", minimum=2)
+    if sides > MAX_DIE_FACES:
+        raise IllegalCommand(f"a die has at most {MAX_DIE_FACES} faces, not {sides}")
+    who_rolls = None if player in (None, "") else who(state, player)
+    # secrets, not random: nobody at the table can predict or replay-steer the draw.
+    return [ev.DieRolled(faces=sides, result=secrets.randbelow(sides) + 1, player=who_rolls,
+                         reason="掷硬币" if sides == 2 else f"掷{sides}面骰")]
 
 
 @CORE.command(Param("text", "text", "Anything worth remembering."), help="Write a note into the log.",

@@ -28,6 +28,11 @@ def describe(event: ev.Event, names: Names, phase_name: PhaseName = str, turn_la
             return f"进入{phase_name(e.phase)}"
         case ev.ReminderGiven():
             return f"提示：{e.text}"
+        case ev.DieRolled():
+            by = f"{n(e.player)}" if e.player is not None else ""
+            if e.faces == 2:
+                return f"{by}掷硬币：{'正面' if e.result == 1 else '反面'}"
+            return f"{by}掷骰（{e.faces}面）：{e.result}"
         case ev.NoteAdded():
             return f"备注：{e.text}"
         case ev.Conceded():

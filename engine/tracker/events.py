@@ -66,6 +66,16 @@ class NoteAdded(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class DieRolled(Event):
+    """A die of ``faces`` sides (2 = a coin) came up ``result`` (1-based). Drawn once, when the
+    command was given, so a replay shows the same result."""
+
+    faces: int
+    result: int
+    player: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Conceded(Event):
     player: int
 

@@ -202,8 +202,9 @@ def _reminder(s: State, e: ev.ReminderGiven) -> State:
 
 
 @_on(ev.NoteAdded)
-def _note(s: State, e: ev.NoteAdded) -> State:
-    return s
+@_on(ev.DieRolled)
+def _log_only(s: State, e: ev.Event) -> State:
+    return s  # a fact for the log; the board does not change
 
 
 @_on(ev.Conceded)
