@@ -106,3 +106,16 @@ def test_fight_query_follows_the_combat_rules(tmp_path):
     before = len(live.entries())
     live.query("fight", attack=5, defense=3, target_attack=1)
     assert len(live.entries()) == before  # a question changes nothing
+
+
+def test_charges_per_card_come_from_game_yaml(game_copy, tmp_path):
+    # The rulebook prints rules.charge_per_card; the tracker must count the same number.
+    folder = game_copy("ridm")
+    path = folder / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert "charge_per_card: 1" in text
+    path.write_text(text.replace("charge_per_card: 1", "charge_per_card: 2"), encoding="utf-8")
+    live = new_game(tmp_path, str(folder))
+    live.do("charge", player="A", cards=3)
+    assert live.state.players[0].charges == 6
+    assert "盖放3张手牌充能+6" in live.entries()[-1].events[0].reason

@@ -25,6 +25,10 @@ from ..tracker.state import PlayerState, State
 
 RULESET = "backrooms"
 COMMANDS = Commands(RULESET)
+
+#: How much cost the prepare phase gives, by ``rules.cost_gain`` (the seed: the turn number,
+#: counted across both players): (amount, the reason the log shows).
+COST_GAIN = {"turn_number": lambda state: (state.turn, f"获得等于当前轮数（第{state.turn}轮）的费用")}
 OUTPOST = Param.count("outpost", "Which outpost (1 = first on the board).", 1, option=True, short="-o")
 
 
@@ -142,9 +146,8 @@ def on_enter(state: State, ctx: Context) -> list[ev.Event]:
         out.append(ev.ReminderGiven(text=f"{rounds_to_cut(state, ctx)}回合后切出层级：下一层级是{nxt}",
                                     reason="层级倒计时"))
     if phase == n.cost_phase:
-        gain = state.turn
-        out.append(ev.CostGained(player=state.active, amount=gain,
-                                 reason=f"{ctx.phase_name(phase)}：获得等于当前轮数（第{state.turn}轮）的费用"))
+        gain, why = COST_GAIN[n.cost_gain](state)
+        out.append(ev.CostGained(player=state.active, amount=gain, reason=f"{ctx.phase_name(phase)}：{why}"))
         out.append(ev.ReminderGiven(text=f"{me.name}获得{gain}费用（共{me.cost + gain}）", player=state.active,
                                     reason=ctx.phase_name(phase)))
     description = ctx.defn.phase(phase).description

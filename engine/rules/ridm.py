@@ -138,12 +138,14 @@ def deploy(state: State, ctx: Context, player: Any, operator: str, by_effect: bo
 
 
 @COMMANDS.command(Param.player(), Param.count("cards", "Hand cards put face down.", 1),
-                  help="Charge with hand cards face down (+1 each, then draw 1 each).", examples=("charge A 2",))
+                  help="Charge with hand cards face down (+{n.charge_per_card} charge each, then draw 1 each).",
+                  examples=("charge A 2",))
 def charge(state: State, ctx: Context, player: Any, cards: Any = 1) -> list[ev.Event]:
-    """Put hand cards face down into the charge slot: +1 charge each, then draw 1 each."""
+    """Put hand cards face down into the charge slot: ``charge_per_card`` charges each, then draw 1 each."""
     i = who(state, player)
     k = count(cards, "cards")
-    return [ev.ChargeAdded(player=i, count=k, reason=f"盖放{k}张手牌充能，然后抽{k}张")]
+    gained = k * ctx.numbers.charge_per_card
+    return [ev.ChargeAdded(player=i, count=gained, reason=f"盖放{k}张手牌充能+{gained}，然后可抽{k}张")]
 
 
 @COMMANDS.command(Param.player(), SKILL,
