@@ -17,7 +17,10 @@ def test_setup_starts_turn_one_in_draw_with_cost_five_and_one_outpost_each(tmp_p
     assert [p["cost"] for p in s["players"]] == [5, 5]
     assert [p["outposts"] for p in s["players"]] == [[20], [20]]
     assert s["level"] == "Level 0" and s["rounds_to_cut"] == 5 and s["next_level"] == "Level 1"
-    assert "A抽1张牌" in s["reminders"]
+    # RULES.md 2026-12: the first player's opening hand is turn 1's draw; drawing 1 starts on turn 2.
+    assert "第1轮不抽牌（A开局已抽5张）" in s["reminders"] and "A抽1张牌" not in s["reminders"]
+    advance_to(live, 2, "draw")
+    assert "B抽1张牌" in live.state.reminders
 
 
 def test_prepare_phase_gains_the_turn_number_turn_11_gives_11(tmp_path):
@@ -195,9 +198,17 @@ def test_public_levels_come_from_the_players_decks(tmp_path):
     store = Store(tmp_path / "g.sqlite")
     live = LiveGame.new(store, folder, ("A", "B"), first="B",
                         decks={"A": folder / "decks" / "a.yaml", "B": folder / "decks" / "b.yaml"})
-    # Interleaved, starting with the first player (B).
-    assert live.state.level_pile == ("层级3", "层级0", "层级4", "层级1", "层级5", "层级2")
+    # Every public level both players brought, shuffled at the start (RULES.md 2026-12), shown face up.
+    everyone = ("层级0", "层级1", "层级2", "层级3", "层级4", "层级5")
+    assert sorted(live.state.level_pile) == list(everyone)
+    assert live_status(live)["level_pile"] == list(live.state.level_pile)
     assert live.state.active == 1
+    again = LiveGame(Store(tmp_path / "g.sqlite"), live.id, use_snapshots=False)
+    assert again.state.level_pile == live.state.level_pile, "a replay never shuffles again"
+    orders = {LiveGame.new(store, folder, ("A", "B"), decks={"A": folder / "decks" / "a.yaml",
+                                                             "B": folder / "decks" / "b.yaml"}).state.level_pile
+              for _ in range(12)}
+    assert len(orders) > 1, "the pile is shuffled, not dealt in a fixed order (same order 12 times: p < 1e-30)"
 
 
 def test_levels_by_card_id_resolve_to_names_and_an_illegal_deck_is_refused(tmp_path):
@@ -228,3 +239,15 @@ def test_deck_check_is_a_rules_api(tmp_path):
     _, problems = check_deck_file(game, bad)
     text = "\n".join(str(p) for p in problems)
     assert len(problems) >= 3 and "lv-0" in text and "it-0" in text
+
+
+def test_an_outpost_is_repaired_up_to_its_printed_hp_unless_a_card_says_so(tmp_path):
+    live = new_game(tmp_path)
+    with pytest.raises(IllegalCommand, match="at its full 20 HP"):
+        live.do("repair", player="A", amount=3)
+    live.do("damage", player="A", amount=5)
+    out = live.do("repair", player="A", amount=8)
+    assert live.state.players[0].outposts == (20,)
+    assert out.events[0].amount == 5 and "至多回复至20，原为+8" in out.events[0].reason
+    live.do("repair", player="A", amount=4, beyond_max=True, why="加固")
+    assert live.state.players[0].outposts == (24,)

@@ -172,3 +172,26 @@ def test_first_turn_attack_deals_no_battle_damage(tmp_path):
     assert live.state.players[1].life == 20 and live.state.players[1].field == 0
     damage = next(e for e in out.events if type(e).__name__ == "LifeChanged")
     assert damage.delta == 0 and "先手第一回合" in damage.reason and "原为7" in damage.reason
+
+
+def test_first_turn_damage_the_first_player_takes_is_applied(tmp_path):
+    # RULES.md 2026-12: only damage the first player deals is zeroed on the first turn.
+    live = new_game(tmp_path, "duel")
+    live.do("descend", player="A")
+    live.do("move", player="B", source="hand", dest="field", why="an effect puts a fighter out")
+    live.do("attack", player="A", attack=2, target=9)           # A's fighter loses: A takes 7
+    assert live.state.players[0].life == 13 and live.state.players[1].life == 20
+    out = live.do("battle", player="A", amount=3)                # taken by the first player: applied
+    assert out.events[0].delta == -3 and live.state.players[0].life == 10
+
+
+def test_in_turn_skills_are_two_different_options(tmp_path):
+    live = new_game(tmp_path, "duel")
+    live.do("skill", player="A", kind="pierce")
+    with pytest.raises(IllegalCommand, match="already used pierce this turn"):
+        live.do("skill", player="A", kind="pierce")
+    assert live.state.players[0].in_turn_skills_used == 1
+    live.do("skill", player="A", kind="send2")
+    advance_to(live, 3, "main")
+    live.do("skill", player="A", kind="pierce")                  # a new turn: every option again
+    assert live.state.players[0].in_turn_skill_kinds == ("pierce",)

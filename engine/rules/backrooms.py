@@ -15,6 +15,7 @@ Decisions taken here beyond RULES.md (shown in the log as reasons):
 
 from __future__ import annotations
 
+import secrets
 from typing import Any, Mapping
 
 from ..decks import Deck
@@ -47,17 +48,14 @@ def public_levels_of(ctx: Context, deck: Deck) -> list[str]:
 
 def level_pile(ctx: Context, players: int, first: int, levels: tuple[str, ...] = (),
                decks: Mapping[int, Deck] | None = None) -> tuple[str, ...]:
-    """The public level pile: ``levels`` (card ids or names; unknown text is kept as typed),
-    else the public levels each player brought, interleaved starting with the first player."""
+    """The public level pile: ``levels`` as the players shuffled it at the table (card ids or
+    names; unknown text is kept as typed), else every public level both players brought,
+    shuffled here (RULES.md 2026-12: "开局时需洗入公共层级牌堆"). The pile lies face up, so its
+    order is recorded in the game's start and shown to everyone; a replay never shuffles again."""
     if levels:
         return tuple((ctx.card(t).name if ctx.card(t) else t) for t in (x.strip() for x in levels) if t)
-    per_player = [public_levels_of(ctx, decks[i]) if decks and i in decks else [] for i in range(players)]
-    order = [(first + k) % players for k in range(players)]
-    pile: list[str] = []
-    for depth in range(max((len(x) for x in per_player), default=0)):
-        for i in order:
-            if depth < len(per_player[i]):
-                pile.append(per_player[i][depth])
+    pile = [name for i in range(players) if decks and i in decks for name in public_levels_of(ctx, decks[i])]
+    secrets.SystemRandom().shuffle(pile)
     return tuple(pile)
 
 
@@ -141,7 +139,12 @@ def on_enter(state: State, ctx: Context) -> list[ev.Event]:
     if phase == "draw":
         if is_cut_turn(state, ctx):
             out.append(ev.ReminderGiven(text=f"层级切出：当前层级为{state.level}", reason="层级切换"))
-        out.append(ev.ReminderGiven(text=f"{me.name}抽{n.draw_per_turn}张牌", player=state.active, reason="抽牌阶段"))
+        if state.turn == 1:
+            # RULES.md 2026-12: the draw of 1 starts with turn 2; the opening hand is turn 1's draw.
+            out.append(ev.ReminderGiven(text=f"第1{ctx.defn.terms.turn}不抽牌（{me.name}开局已抽{n.opening_hand_first}张）",
+                                        player=state.active, reason="抽牌阶段"))
+        else:
+            out.append(ev.ReminderGiven(text=f"{me.name}抽{n.draw_per_turn}张牌", player=state.active, reason="抽牌阶段"))
         nxt = next_level(state)
         out.append(ev.ReminderGiven(text=f"{rounds_to_cut(state, ctx)}回合后切出层级：下一层级是{nxt}",
                                     reason="层级倒计时"))
@@ -231,11 +234,24 @@ def damage(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 
 
 
 @COMMANDS.command(Param.player(), Param.count("amount", "HP restored."), OUTPOST, Param.why(),
-                  help="Repair one of a player's outposts.", examples=("repair A 5",))
-def repair(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 1, why: str = "") -> list[ev.Event]:
+                  Param("beyond_max", "flag", "A card lets the outpost exceed its printed HP.", False, option=True),
+                  help="Repair one of a player's outposts (up to its {n.outpost_hp} HP unless a card says otherwise).",
+                  examples=("repair A 5", 'repair A 5 --beyond-max --why "加固"'))
+def repair(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 1, why: str = "",
+           beyond_max: bool = False) -> list[ev.Event]:
+    """Repair an outpost, up to its printed HP unless a card says it may go beyond (RULES.md 2026-12)."""
     i = who(state, player)
     k = _outpost(state.players[i], outpost)
-    return [ev.OutpostRepaired(player=i, index=k, amount=count(amount, "repair"), reason=why or "卡牌效果")]
+    n = count(amount, "repair")
+    hp, cap = state.players[i].outposts[k], ctx.numbers.outpost_hp
+    if not beyond_max:
+        if hp >= cap:
+            raise IllegalCommand(f"outpost {k + 1} of {state.players[i].name} is at its full {cap} HP "
+                                 f"(--beyond-max if a card lets it exceed that)")
+        if hp + n > cap:
+            return [ev.OutpostRepaired(player=i, index=k, amount=cap - hp,
+                                       reason=f"{why or '卡牌效果'}（至多回复至{cap}，原为+{n}）")]
+    return [ev.OutpostRepaired(player=i, index=k, amount=n, reason=why or "卡牌效果")]
 
 
 @COMMANDS.command(Param.player(), help="Place an outpost ({n.outpost_hp} HP, free; after a level cut each "

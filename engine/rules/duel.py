@@ -174,6 +174,9 @@ def skill(state: State, ctx: Context, player: Any, kind: str) -> list[ev.Event]:
     p = state.players[i]
     if p.in_turn_skills_used >= n.in_turn_skills_per_turn:
         raise IllegalCommand(f"{p.name} used {p.in_turn_skills_used}/{n.in_turn_skills_per_turn} in-turn skills this turn")
+    if kind in p.in_turn_skill_kinds:
+        # RULES.md 2026-12: "最多只能执行其中2个选项" — two different options, not one twice.
+        raise IllegalCommand(f"{p.name} already used {kind} this turn; in-turn skills are different options")
     used = ev.SkillUsed(player=i, kind=kind, draw_skill=False,
                         reason=f"回合内技能{p.in_turn_skills_used + 1}/{n.in_turn_skills_per_turn}：{label}")
     batch = Batch(state).emit(used)
@@ -284,17 +287,25 @@ def life(state: State, ctx: Context, player: Any, delta: Any, why: str = "") -> 
 
 
 @COMMANDS.command(Param.player(), Param.count("amount", "Battle damage taken.", minimum=0),
-                  help="A player takes battle damage ({n.first_turn_battle_damage} on the first player's first turn).",
+                  help="A player takes battle damage (damage the first player deals on the first turn is "
+                       "{n.first_turn_battle_damage}).",
                   examples=("battle B 4",))
 def battle(state: State, ctx: Context, player: Any, amount: Any) -> list[ev.Event]:
     """``player`` takes battle damage; it is 0 on the first player's very first turn."""
     i = who(state, player)
     n = count(amount, "battle damage", minimum=0)
-    if is_first_turn(state):
-        n, why = ctx.numbers.first_turn_battle_damage, f"先手第一回合：战斗伤害为{ctx.numbers.first_turn_battle_damage}（原为{n}）"
-    else:
-        why = "战斗伤害"
-    return [ev.LifeChanged(player=i, delta=-n, reason=why)]
+    amount_, why = first_turn_damage(state, ctx, i, n)
+    return [ev.LifeChanged(player=i, delta=-amount_, reason=why)]
+
+
+def first_turn_damage(state: State, ctx: Context, to: int, amount: int) -> tuple[int, str]:
+    """Battle damage ``amount`` to player ``to``, and why. RULES.md 2026-12: on the first player's
+    first turn the damage the first player **deals** becomes ``first_turn_battle_damage``; damage
+    the first player takes (an attacker losing an exchange) is applied in full."""
+    if is_first_turn(state) and to != state.active:
+        zero = ctx.numbers.first_turn_battle_damage
+        return zero, f"先手第一回合：先手造成的战斗伤害为{zero}（原为{amount}）"
+    return amount, "战斗伤害"
 
 
 @dataclass(frozen=True)
@@ -389,10 +400,7 @@ def attack(state: State, ctx: Context, player: Any, attack: Any, target: Any, gu
         batch.emit(ev.CardsMoved(player=i, source="field", dest="netherworld", count=1, reason="攻击的主战者战死"))
     if out.damage_to:
         k = i if out.damage_to == "attacker" else j
-        amount, why = out.damage, "战斗伤害"
-        if is_first_turn(state):
-            amount = ctx.numbers.first_turn_battle_damage
-            why = f"先手第一回合：战斗伤害为{amount}（原为{out.damage}）"
+        amount, why = first_turn_damage(state, ctx, k, out.damage)
         batch.emit(ev.LifeChanged(player=k, delta=-amount, reason=why))
     return batch.events
 

@@ -80,6 +80,8 @@ class PlayerState:
     descents_used: int = 0
     draw_skills_used: int = 0
     in_turn_skills_used: int = 0
+    #: duel: which in-turn skills were used this turn (each option at most once).
+    in_turn_skill_kinds: tuple[str, ...] = ()
     pierce: bool = False
     # ridm
     sanity: int = 0
@@ -184,7 +186,7 @@ def _started(s: State, e: ev.GameStarted) -> State:
 @_on(ev.TurnBegan)
 def _turn(s: State, e: ev.TurnBegan) -> State:
     fresh = tuple(
-        replace(p, descents_used=0, draw_skills_used=0, in_turn_skills_used=0, pierce=False,
+        replace(p, descents_used=0, draw_skills_used=0, in_turn_skills_used=0, in_turn_skill_kinds=(), pierce=False,
                 deployments_used=0, skill_slot_charges_used=0)
         for p in s.players
     )
@@ -334,7 +336,7 @@ def _skill(s: State, e: ev.SkillUsed) -> State:
     if e.draw_skill:
         return _with_player(s, e.player, draw_skills_used=p.draw_skills_used + 1)
     return _with_player(s, e.player, in_turn_skills_used=p.in_turn_skills_used + 1,
-                        pierce=p.pierce or e.kind == "pierce")
+                        in_turn_skill_kinds=p.in_turn_skill_kinds + (e.kind,), pierce=p.pierce or e.kind == "pierce")
 
 
 @_on(ev.AttackResolved)
