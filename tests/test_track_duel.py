@@ -86,9 +86,9 @@ def test_in_turn_skills_two_per_turn_and_hand_limit_sends_to_netherworld(tmp_pat
 
 def test_turn_end_reminds_of_the_hand_limit(tmp_path):
     live = new_game(tmp_path, "duel")
-    live.do("move", player="A", source="deck", dest="hand", cards=3)
+    live.do("move", player="A", source="deck", dest="hand", cards=3)   # 5 + 3 at a limit of 6
     live.do("next")
-    assert any("手牌上限6张" in r and "8张" in r for r in live.state.reminders)
+    assert any("手牌上限6张" in r and "A现有6张" in r for r in live.state.reminders)
 
 
 def test_life_zero_loses_with_reason(tmp_path):
@@ -195,3 +195,29 @@ def test_in_turn_skills_are_two_different_options(tmp_path):
     advance_to(live, 3, "main")
     live.do("skill", player="A", kind="pierce")                  # a new turn: every option again
     assert live.state.players[0].in_turn_skill_kinds == ("pierce",)
+
+
+def test_pierce_is_used_up_by_the_next_attack_whatever_its_target(tmp_path):
+    live = new_game(tmp_path, "duel")
+    advance_to(live, 3, "main")
+    live.do("descend", player="A")
+    live.do("move", player="B", source="hand", dest="field", cards=2, why="effects put fighters out")
+    live.do("skill", player="A", kind="pierce")
+    live.do("attack", player="A", attack=5, target=3)            # ready vs ready: pierce is spent anyway
+    assert not live.state.players[0].pierce
+    out = live.do("attack", player="A", attack=5, target=2, guard=True)
+    assert not any("贯穿" in e.reason or "贯穿" in getattr(e, "summary", "") for e in out.events)
+
+
+def test_every_route_obeys_the_hand_limit_and_the_fighter_limit(tmp_path):
+    live = new_game(tmp_path, "duel")
+    out = live.do("move", player="A", source="deck", dest="hand", cards=3)   # hand 5, limit 6
+    p = live.state.players[0]
+    assert (p.hand, p.netherworld, p.deck) == (6, 2, 32)
+    assert "手牌已达上限6" in out.events[-1].reason
+    live.do("move", player="B", source="hand", dest="field", cards=5)
+    with pytest.raises(IllegalCommand, match="would exceed 5"):
+        live.do("move", player="B", source="deck", dest="field", cards=1)
+    assert live.state.players[1].field == 5
+    with pytest.raises(IllegalCommand, match="changes nothing"):
+        live.do("move", player="A", source="hand", dest="hand")

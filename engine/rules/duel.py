@@ -85,8 +85,7 @@ def on_enter(state: State, ctx: Context) -> list[ev.Event]:
             text=f"降临{n.descents_per_turn}次、回合内技能{n.in_turn_skills_per_turn}次；场上主战者至多{n.max_fighters}名",
             player=state.active, reason=ctx.phase_name(phase)))
     elif phase == ctx.defn.phases[-1].id:
-        over = f"（{me.name}现有{me.hand}张，超出上限）" if me.hand > n.hand_limit else ""
-        out.append(ev.ReminderGiven(text=f"手牌上限{n.hand_limit}张：达到上限时获得的牌送去幽冥{over}",
+        out.append(ev.ReminderGiven(text=f"手牌上限{n.hand_limit}张：达到上限时获得的牌送去幽冥（{me.name}现有{me.hand}张）",
                                     player=state.active, reason=ctx.phase_name(phase)))
     else:
         description = ctx.defn.phase(phase).description
@@ -271,11 +270,28 @@ def move(state: State, ctx: Context, player: Any, source: str, dest: str, cards:
     for z in (source, dest):
         if z not in ZONES:
             raise IllegalCommand(f"unknown zone {z!r}; zones: {', '.join(ZONES)}")
+    if source == dest:
+        raise IllegalCommand(f"moving cards from {source} to {source} changes nothing")
     p = state.players[i]
     have = getattr(p, source)
     if have is not None and have < k:
         raise IllegalCommand(f"{p.name} has {have} card(s) in {source}")
-    return [ev.CardsMoved(player=i, source=source, dest=dest, count=k, reason=why or "卡牌效果")]
+    why = why or "卡牌效果"
+    n = ctx.numbers
+    if dest == "field" and p.field + k > n.max_fighters:
+        # RULES.md 2026-12: at most max_fighters per side by any route, effects included.
+        raise IllegalCommand(f"{p.name} has {p.field} fighter(s); {k} more would exceed {n.max_fighters}")
+    if dest != "hand":
+        return [ev.CardsMoved(player=i, source=source, dest=dest, count=k, reason=why)]
+    # The hand limit applies to every card gained, by any route (RULES.md 2026-12).
+    room = max(n.hand_limit - p.hand, 0)
+    out = []
+    if min(k, room):
+        out.append(ev.CardsMoved(player=i, source=source, dest="hand", count=min(k, room), reason=why))
+    if k > room:
+        out.append(ev.CardsMoved(player=i, source=source, dest="netherworld", count=k - room,
+                                 reason=f"{why}：手牌已达上限{n.hand_limit}，改为送去幽冥（不触发送去幽冥效果）"))
+    return out
 
 
 @COMMANDS.command(Param.player(), Param("delta", "signed", "Change, e.g. -3 or +2."), Param.why(),
@@ -389,7 +405,7 @@ def attack(state: State, ctx: Context, player: Any, attack: Any, target: Any, gu
         raise IllegalCommand(f"{foe.name} has no fighter on the field to attack")
     use_pierce = me.pierce if pierce is None else bool(pierce)
     out = resolve_attack(atk, value, guard, use_pierce, wounded)
-    batch = Batch(state).emit(ev.AttackResolved(player=i, summary=out.explanation, pierce_used=use_pierce and guard,
+    batch = Batch(state).emit(ev.AttackResolved(player=i, summary=out.explanation, pierce_used=use_pierce,
                                                 reason=f"{me.name}发起攻击"))
     if n_assists:
         batch.emit(ev.CardsMoved(player=j, source="assist", dest="netherworld", count=n_assists,
