@@ -200,3 +200,29 @@ def test_roll_draws_once_and_the_log_keeps_the_result(tmp_path):
     assert replayed[:200] == results, "a replay shows the results drawn, never new ones"
     with pytest.raises(IllegalCommand, match="at most 100 faces"):
         live.do("roll", faces="1000")
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("sp", ["spend"]),
+    ("chain p", ["push"]),
+    ("chain push ", ["A", "B"]),
+    ("damage ", ["A", "B"]),
+    ("damage A 3 --o", ["--outpost"]),
+    ("repair A 3 --b", ["--beyond-max"]),
+    ("damage 'A", []),
+])
+def test_tab_completion_follows_the_declarations(backrooms, line, expected):
+    from engine.live.script import complete
+
+    assert complete(line, backrooms, players=("A", "B")) == expected
+
+
+def test_tab_completion_offers_choices_and_card_names():
+    from engine.live.script import complete
+
+    duel = commands_of(make_context(load_game("duel"), cards={}))
+    assert complete("draw-skill A ", duel, ("A", "B")) == ["draw1", "fill"]
+    assert complete("move A deck ", duel, ("A", "B")) == ["deck", "field", "hand", "netherworld"]
+    assert complete("attack A 5 3 --pierce ", duel, ("A", "B")) == []     # a bare flag: no value needed
+    ridm = commands_of(make_context(load_game("ridm"), cards={}))
+    assert complete("deploy A 能", ridm, ("A", "B"), {"operator": ("能天使", "德克萨斯")}) == ["能天使"]

@@ -101,3 +101,74 @@ def parse_args(spec: CommandSpec, tokens: list[str]) -> dict[str, Any]:
             raw[slot.name] = tok
         i += 1
     return spec.parse_args(raw)
+
+
+# ---------------------------------------------------------------------------- completion
+
+
+def complete(line: str, commands: Mapping[str, CommandSpec], players: tuple[str, ...] = (),
+             words_for: Mapping[str, tuple[str, ...]] | None = None) -> list[str]:
+    """Candidates for the last word of ``line`` (Tab at the table): command names first, then,
+    by the declaration, player names, choices, yes/no, option names, and any ``words_for[param]``
+    (card names for a card parameter). Sorted, without duplicates.
+
+    >>> complete("sp", commands)                                       # doctest: +SKIP
+    ['spend']
+    """
+    try:
+        tokens = shlex.split(line)
+    except ValueError:
+        return []  # inside an open quote: nothing sensible to offer
+    if not line or line[-1].isspace():
+        tokens.append("")
+    prefix = tokens[-1]
+    if len(tokens) == 1:
+        names = {"-".join(s.words) for s in commands.values()} | {a for s in commands.values() for a in s.aliases}
+        return sorted(n for n in names if n.startswith(prefix))
+    if len(tokens) == 2:
+        second = {s.words[1] for s in commands.values() if len(s.words) == 2 and s.words[0] == tokens[0]}
+        if second:  # "chain p" → push
+            return sorted(w for w in second if w.startswith(prefix))
+    try:
+        spec, used = lookup(tokens[:-1], commands)
+    except BadArgument:
+        return []
+    before = tokens[used:-1]
+    if prefix.startswith("-"):
+        given = set(before)
+        flags = {p.flag_name for p in spec.params if p.option or p.kind in ("flag", "tristate")}
+        return sorted(f for f in flags if f.startswith(prefix) and f not in given)
+    param = _slot_for(spec, before)
+    if param is None:
+        return []
+    if param.kind == "player":
+        values = players
+    elif param.kind == "choice":
+        values = param.choices
+    elif param.kind in ("flag", "tristate"):
+        values = ("yes", "no")
+    else:
+        values = (words_for or {}).get(param.name, ())
+    return sorted({v for v in values if v.startswith(prefix)})
+
+
+def _slot_for(spec: CommandSpec, before: list[str]) -> Param | None:
+    """The parameter the next word fills: the value of a just-typed option, else the next free
+    positional (options given by name are skipped)."""
+    if before:
+        found = _option(spec, before[-1]) if before[-1].startswith("-") else None
+        if found and found[0].kind not in ("flag", "tristate"):
+            return found[0]
+    taken: set[str] = set()
+    i = 0
+    while i < len(before):
+        found = _option(spec, before[i]) if before[i].startswith("-") and not _NUMBER.match(before[i]) else None
+        if found:
+            taken.add(found[0].name)
+            i += 1 if found[0].kind in ("flag", "tristate") else 2
+            continue
+        slot = next((p for p in spec.params if not p.option and p.name not in taken), None)
+        if slot is not None:
+            taken.add(slot.name)
+        i += 1
+    return next((p for p in spec.params if not p.option and p.name not in taken), None)
