@@ -157,10 +157,15 @@ def test_arguments_are_checked_against_the_declaration_and_a_bug_in_a_rule_is_a_
 def test_a_declaration_needs_an_example_and_a_unique_name():
     commands = Commands("test")
     with pytest.raises(ValueError, match="needs an example"):
-        commands.command(help="x", examples=())(lambda state, ctx: [])
-    commands.command(help="x", examples=("x",), name="x")(lambda state, ctx: [])
+        commands.command(label="试", help="x", examples=())(lambda state, ctx: [])
+    commands.command(label="试", help="x", examples=("x",), name="x")(lambda state, ctx: [])
     with pytest.raises(ValueError, match="declared twice"):
-        commands.command(help="x", examples=("x",), name="x")(lambda state, ctx: [])
+        commands.command(label="试", help="x", examples=("x",), name="x")(lambda state, ctx: [])
+    with pytest.raises(ValueError, match=r"needs a label for itself and for \['amount'\]"):
+        commands.command(Param.count("amount", "How many."), label="试", help="x", examples=("y",),
+                         name="y")(lambda state, ctx, amount: [])
+    with pytest.raises(ValueError, match="labels unknown parameter"):
+        commands.command(label="试", help="x", examples=("z",), name="z", labels={"nope": "无"})(lambda s, c: [])
     assert "next" in CORE and core.next_phase is CORE["next"].run
     assert Param("d", "signed", "").parse("+4") == 4
 
@@ -226,3 +231,20 @@ def test_tab_completion_offers_choices_and_card_names():
     assert complete("attack A 5 3 --pierce ", duel, ("A", "B")) == []     # a bare flag: no value needed
     ridm = commands_of(make_context(load_game("ridm"), cards={}))
     assert complete("deploy A 能", ridm, ("A", "B"), {"operator": ("能天使", "德克萨斯")}) == ["能天使"]
+
+
+def test_log_titles_are_in_the_tables_language(tmp_path):
+    from engine.tracker.view import log_lines
+
+    live = new_game(tmp_path, "backrooms")
+    live.do("damage", player="B", amount=7, outpost=1, why="炸弹")
+    live.undo()
+    live.do("chain_push", player="A", text="抽牌", negates=None)
+    live.do("roll", faces="coin")
+    titles = [line.title for line in log_lines(live)]
+    assert titles[:2] == ["开局", "前哨站受到伤害 B 伤害7 前哨站1（炸弹）"]
+    assert titles[2] == "撤销 #2（前哨站受到伤害 B 伤害7 前哨站1（炸弹））"
+    assert titles[3:] == ["发动效果（连锁） A 效果抽牌", "掷骰 面数coin"]
+    for spec in (s for _, specs in declared_commands() for s in specs):
+        assert spec.label and all(p.label for p in spec.params), spec.name
+        assert not any(ch.isascii() and ch.isalpha() for ch in spec.label), f"{spec.name}: label {spec.label!r}"

@@ -195,7 +195,7 @@ def _outpost(p: PlayerState, number: Any) -> int:
 
 
 @COMMANDS.command(Param.player(), Param.count("amount", "Cost to pay."), Param.why(),
-                  help="Pay cost from a player's pool (refused beyond what the pool holds).",
+                  label="花费费用", labels={'amount': '费用'}, help="Pay cost from a player's pool (refused beyond what the pool holds).",
                   examples=('spend A 3 --why "summon Smiler"',))
 def spend(state: State, ctx: Context, player: Any, amount: Any, why: str = "") -> list[ev.Event]:
     """Pay cost from a player's pool; refused beyond what the pool holds."""
@@ -208,7 +208,7 @@ def spend(state: State, ctx: Context, player: Any, amount: Any, why: str = "") -
 
 
 @COMMANDS.command(Param.player(), Param.count("amount", "Cost gained."), Param.why(),
-                  help="Gain cost from a card effect (the prepare-phase gain is automatic).",
+                  label="获得费用", labels={'amount': '费用'}, help="Gain cost from a card effect (the prepare-phase gain is automatic).",
                   examples=('gain B 2 --why "Almond Water"',))
 def gain(state: State, ctx: Context, player: Any, amount: Any, why: str = "") -> list[ev.Event]:
     """Cost gained from a card effect (the prepare-phase gain is automatic)."""
@@ -217,7 +217,7 @@ def gain(state: State, ctx: Context, player: Any, amount: Any, why: str = "") ->
 
 
 @COMMANDS.command(Param.player(), Param.count("amount", "Damage dealt."), OUTPOST, Param.why(),
-                  help="Damage one of a player's outposts (destroyed at {n.unit_destroyed_at_hp} HP or less; "
+                  label="前哨站受到伤害", labels={'amount': '伤害', 'outpost': '前哨站'}, help="Damage one of a player's outposts (destroyed at {n.unit_destroyed_at_hp} HP or less; "
                        "{n.outposts_destroyed_to_lose} destroyed or none standing loses).",
                   examples=("damage B 7 --outpost 1",))
 def damage(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 1, why: str = "") -> list[ev.Event]:
@@ -235,7 +235,7 @@ def damage(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 
 
 @COMMANDS.command(Param.player(), Param.count("amount", "HP restored."), OUTPOST, Param.why(),
                   Param("beyond_max", "flag", "A card lets the outpost exceed its printed HP.", False, option=True),
-                  help="Repair one of a player's outposts (up to its {n.outpost_hp} HP unless a card says otherwise).",
+                  label="修复前哨站", labels={'amount': '回复', 'outpost': '前哨站', 'beyond_max': '可超过上限'}, help="Repair one of a player's outposts (up to its {n.outpost_hp} HP unless a card says otherwise).",
                   examples=("repair A 5", 'repair A 5 --beyond-max --why "加固"'))
 def repair(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 1, why: str = "",
            beyond_max: bool = False) -> list[ev.Event]:
@@ -254,7 +254,7 @@ def repair(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 
     return [ev.OutpostRepaired(player=i, index=k, amount=n, reason=why or "卡牌效果")]
 
 
-@COMMANDS.command(Param.player(), help="Place an outpost ({n.outpost_hp} HP, free; after a level cut each "
+@COMMANDS.command(Param.player(), label="放置前哨站", help="Place an outpost ({n.outpost_hp} HP, free; after a level cut each "
                                         "player must place one or carry).", examples=("place A",))
 def place(state: State, ctx: Context, player: Any) -> list[ev.Event]:
     """Build an outpost (free), or place the new outpost a level cut demands."""
@@ -264,7 +264,7 @@ def place(state: State, ctx: Context, player: Any) -> list[ev.Event]:
 
 
 @COMMANDS.command(Param.player(), OUTPOST,
-                  help="After a level cut, carry an outpost into the new level instead of placing one "
+                  label="带入前哨站", labels={'outpost': '前哨站'}, help="After a level cut, carry an outpost into the new level instead of placing one "
                        "({n.outpost_carries_per_game} per game).", examples=("carry B",))
 def carry(state: State, ctx: Context, player: Any, outpost: Any = 1) -> list[ev.Event]:
     """After a cut, carry an outpost of the old level into the new one instead of placing a new one."""
@@ -286,7 +286,7 @@ def carry(state: State, ctx: Context, player: Any, outpost: Any = 1) -> list[ev.
 
 @COMMANDS.command(Param.player(), Param("text", "text", "The effect, as said at the table."),
                   Param("negates", "count", "Link number this effect negates.", None, option=True, minimum=1),
-                  help="Activate an effect or respond to the chain with one.",
+                  label="发动效果（连锁）", labels={'text': '效果', 'negates': '无效连锁'}, help="Activate an effect or respond to the chain with one.",
                   examples=('chain push B "negate an effect" --negates 1',), words=("chain", "push"),
                   aliases=("push",))
 def chain_push(state: State, ctx: Context, player: Any, text: str, negates: Any = None) -> list[ev.Event]:
@@ -303,7 +303,7 @@ def chain_push(state: State, ctx: Context, player: Any, text: str, negates: Any 
                               reason="发动效果" if not state.chain else "连锁响应")]
 
 
-@COMMANDS.command(Param.count("link", "Link number."), help="Negate a link now; it still resolves, as nothing.",
+@COMMANDS.command(Param.count("link", "Link number."), label="无效连锁", labels={'link': '连锁'}, help="Negate a link now; it still resolves, as nothing.",
                   examples=("chain negate 1",), words=("chain", "negate"), aliases=("negate",))
 def chain_negate(state: State, ctx: Context, link: Any) -> list[ev.Event]:
     """Negate a link now (by an effect outside the chain); it will still resolve, as nothing."""
@@ -317,7 +317,7 @@ def chain_negate(state: State, ctx: Context, link: Any) -> list[ev.Event]:
 
 
 @COMMANDS.command(Param("one", "flag", "Resolve only the last link.", False, option=True),
-                  help="Resolve the chain last-in-first-out and show the order.",
+                  label="处理连锁", labels={'one': '只处理最后一个'}, help="Resolve the chain last-in-first-out and show the order.",
                   examples=("chain resolve",), words=("chain", "resolve"), aliases=("resolve",))
 def chain_resolve(state: State, ctx: Context, one: bool = False) -> list[ev.Event]:
     """Resolve the chain last-in-first-out (or only its top link with ``one``)."""

@@ -129,7 +129,7 @@ def _draw(state: State, i: int, n_cards: int, ctx: Context, why: str) -> list[ev
 
 
 @COMMANDS.command(Param.player(), Param.count("cards", "How many.", 1), Param.why(),
-                  help="Draw by a card effect (at the hand limit of {n.hand_limit} a card goes to the "
+                  label="抽牌", labels={'cards': '张数'}, help="Draw by a card effect (at the hand limit of {n.hand_limit} a card goes to the "
                        "netherworld; an empty deck loses).", examples=("draw A 2",))
 def draw(state: State, ctx: Context, player: Any, cards: Any = 1, why: str = "") -> list[ev.Event]:
     """Draw by a card effect (the draw skill is ``draw_skill``)."""
@@ -138,7 +138,7 @@ def draw(state: State, ctx: Context, player: Any, cards: Any = 1, why: str = "")
 
 
 @COMMANDS.command(Param.player(), Param("kind", "choice", "draw1 or fill.", "draw1", choices=("draw1", "fill")),
-                  help="The draw phase's draw skill, {n.draw_skills_per_turn} per turn: draw 1 or fill the hand "
+                  label="抽牌技能", labels={'kind': '选项'}, help="The draw phase's draw skill, {n.draw_skills_per_turn} per turn: draw 1 or fill the hand "
                        "up to {n.draw_skill_fill_to}.", examples=("draw-skill A fill",))
 def draw_skill(state: State, ctx: Context, player: Any, kind: str = "draw1") -> list[ev.Event]:
     """The draw phase's one draw skill: ``draw1`` or ``fill`` (up to the fill size)."""
@@ -158,7 +158,7 @@ def draw_skill(state: State, ctx: Context, player: Any, kind: str = "draw1") -> 
 
 @COMMANDS.command(Param.player(), Param("kind", "text", "send{n.in_turn_skill_discard_small}, "
                                         "send{n.in_turn_skill_discard_large}, sendall or pierce."),
-                  help="An in-turn skill (at most {n.in_turn_skills_per_turn} different ones per turn).",
+                  label="回合内技能", labels={'kind': '技能'}, help="An in-turn skill (at most {n.in_turn_skills_per_turn} different ones per turn).",
                   examples=("skill A send2",))
 def skill(state: State, ctx: Context, player: Any, kind: str) -> list[ev.Event]:
     """An in-turn skill (send2, send3, sendall, pierce), at most the per-turn limit."""
@@ -195,7 +195,7 @@ def skill(state: State, ctx: Context, player: Any, kind: str) -> list[ev.Event]:
 
 @COMMANDS.command(Param.player(), Param.count("rank", "The card's rank (0 to {n.direct_descent_max_rank}).", 0,
                                                      minimum=0, option=True),
-                  help="Descend a rank 0–{n.direct_descent_max_rank} card as a fighter ({n.descents_per_turn} per "
+                  label="降临", labels={'rank': '阶级'}, help="Descend a rank 0–{n.direct_descent_max_rank} card as a fighter ({n.descents_per_turn} per "
                        "turn, at most {n.max_fighters} fighters).", examples=("descend A --rank 1",))
 def descend(state: State, ctx: Context, player: Any, rank: Any = 0) -> list[ev.Event]:
     """Put a rank 0–1 card from hand onto the field as a fighter (2 per turn, ≤ 5 fighters)."""
@@ -221,7 +221,7 @@ def descend(state: State, ctx: Context, player: Any, rank: Any = 0) -> list[ev.E
 
 
 @COMMANDS.command(Param.player(), Param.count("rank", "The new card's rank.", 2, option=True),
-                  help="Rank up onto a ready fighter of one rank less (unlimited, not a descent).",
+                  label="升阶", labels={'rank': '阶级'}, help="Rank up onto a ready fighter of one rank less (unlimited, not a descent).",
                   examples=("rank-up A --rank 2",))
 def rank_up(state: State, ctx: Context, player: Any, rank: Any = 2) -> list[ev.Event]:
     """Rank a card up onto a ready fighter of one rank less (unlimited; not a descent)."""
@@ -240,7 +240,7 @@ def rank_up(state: State, ctx: Context, player: Any, rank: Any = 2) -> list[ev.E
 
 @COMMANDS.command(Param.player(), Param.count("fighters", "Fighters that died.", 1),
                   Param.count("assists", "Assist cards that died with them.", 0, minimum=0, option=True),
-                  help="Fighters of a player died (they and their assists go to the netherworld).",
+                  label="主战者战死", labels={'fighters': '主战者', 'assists': '协助牌'}, help="Fighters of a player died (they and their assists go to the netherworld).",
                   examples=("slain B --assists 1",))
 def slain(state: State, ctx: Context, player: Any, fighters: Any = 1, assists: Any = 0) -> list[ev.Event]:
     """Fighters (and their assists) of ``player`` died: field → netherworld."""
@@ -261,7 +261,7 @@ def slain(state: State, ctx: Context, player: Any, fighters: Any = 1, assists: A
 @COMMANDS.command(Param.player(), Param("source", "choice", "deck, hand, field or netherworld.", choices=ZONES),
                   Param("dest", "choice", "deck, hand, field or netherworld.", choices=ZONES),
                   Param.count("cards", "How many.", 1), Param.why(),
-                  help="Move cards between zones by a card effect.",
+                  label="移动卡牌", labels={'source': '从', 'dest': '到', 'cards': '张数'}, help="Move cards between zones by a card effect.",
                   examples=('move A netherworld hand 1 --why "revive"',))
 def move(state: State, ctx: Context, player: Any, source: str, dest: str, cards: Any = 1, why: str = "") -> list[ev.Event]:
     """Move cards between counted zones by a card effect (deck, hand, field, netherworld)."""
@@ -295,7 +295,7 @@ def move(state: State, ctx: Context, player: Any, source: str, dest: str, cards:
 
 
 @COMMANDS.command(Param.player(), Param("delta", "signed", "Change, e.g. -3 or +2."), Param.why(),
-                  help="Change a player's life by an effect (0 loses).", examples=('life B -3 --why "fighter effect"',))
+                  label="生命变化", labels={'delta': '变化'}, help="Change a player's life by an effect (0 loses).", examples=('life B -3 --why "fighter effect"',))
 def life(state: State, ctx: Context, player: Any, delta: Any, why: str = "") -> list[ev.Event]:
     """Change a player's life by an effect: ``-3`` or ``+2``."""
     i = who(state, player)
@@ -303,7 +303,7 @@ def life(state: State, ctx: Context, player: Any, delta: Any, why: str = "") -> 
 
 
 @COMMANDS.command(Param.player(), Param.count("amount", "Battle damage taken.", minimum=0),
-                  help="A player takes battle damage (damage the first player deals on the first turn is "
+                  label="战斗伤害", labels={'amount': '伤害'}, help="A player takes battle damage (damage the first player deals on the first turn is "
                        "{n.first_turn_battle_damage}).",
                   examples=("battle B 4",))
 def battle(state: State, ctx: Context, player: Any, amount: Any) -> list[ev.Event]:
@@ -380,7 +380,7 @@ def resolve_attack(attack: int, target: int, guard: bool = False, pierce: bool =
           option=True),
     Param("wounded", "flag", "The target is already wounded.", False, option=True),
     Param.count("assists", "Assist cards behind the target (they die).", 0, minimum=0, option=True),
-    help="Resolve an attack by the combat table: deaths, assists and battle damage are applied.\n\n"
+    label="攻击", labels={'attack': '攻击力', 'target': '目标数值', 'guard': '目标守卫', 'pierce': '贯穿', 'wounded': '目标已受伤', 'assists': '目标协助牌'}, help="Resolve an attack by the combat table: deaths, assists and battle damage are applied.\n\n"
          "Ready vs ready: the lower attack dies (both on a tie or less) and its player takes the difference; "
          "vs guard: wounded or slain, no damage unless piercing. First-turn damage is "
          "{n.first_turn_battle_damage}.",

@@ -60,7 +60,7 @@ def losers(state: State, ctx: Context) -> list[tuple[int, str]]:
 
 @COMMANDS.command(Param.player(), Param("name", "text", "Counter id or label from game.yaml."),
                   Param("delta", "signed", "Change, e.g. -3 or +2."), Param.why(),
-                  help="Change a player's counter (games tracked by the generic ruleset: rules.counters in game.yaml).",
+                  label="计数变化", labels={'name': '计数', 'delta': '变化'}, help="Change a player's counter (games tracked by the generic ruleset: rules.counters in game.yaml).",
                   examples=('counter A life -3 --why "spark"',))
 def counter(state: State, ctx: Context, player: Any, name: str, delta: Any, why: str = "") -> list[ev.Event]:
     """Change one of ``player``'s counters by ``delta`` (``-3``, ``+2``)."""

@@ -112,7 +112,7 @@ def losers(state: State, ctx: Context) -> list[tuple[int, str]]:
 
 
 @COMMANDS.command(Param.player(), Param("delta", "signed", "Change, e.g. -1 or +1."), Param.why(),
-                  help="Change a commander's sanity by an effect (0 loses).", examples=("sanity B -1",))
+                  label="理智变化", labels={'delta': '变化'}, help="Change a commander's sanity by an effect (0 loses).", examples=("sanity B -1",))
 def sanity(state: State, ctx: Context, player: Any, delta: Any, why: str = "") -> list[ev.Event]:
     """Change a commander's sanity by an effect: ``-1`` or ``+1``."""
     i = who(state, player)
@@ -121,7 +121,7 @@ def sanity(state: State, ctx: Context, player: Any, delta: Any, why: str = "") -
 
 @COMMANDS.command(Param.player(), Param("operator", "text", "Operator codename."),
                   Param("by_effect", "flag", "Deployed by a card effect (not counted).", False, option=True),
-                  help="Deploy an operator ({n.active_deployments_per_turn} active deployment per turn).",
+                  label="部署干员", labels={'operator': '干员', 'by_effect': '卡牌效果部署'}, help="Deploy an operator ({n.active_deployments_per_turn} active deployment per turn).",
                   examples=("deploy A 能天使",))
 def deploy(state: State, ctx: Context, player: Any, operator: str, by_effect: bool = False) -> list[ev.Event]:
     """Deploy an operator from hand (one active deployment per turn; by card effect: unlimited)."""
@@ -138,7 +138,7 @@ def deploy(state: State, ctx: Context, player: Any, operator: str, by_effect: bo
 
 
 @COMMANDS.command(Param.player(), Param.count("cards", "Hand cards put face down.", 1),
-                  help="Charge with hand cards face down (+{n.charge_per_card} charge each, then draw 1 each).",
+                  label="盖放充能", labels={'cards': '张数'}, help="Charge with hand cards face down (+{n.charge_per_card} charge each, then draw 1 each).",
                   examples=("charge A 2",))
 def charge(state: State, ctx: Context, player: Any, cards: Any = 1) -> list[ev.Event]:
     """Put hand cards face down into the charge slot: ``charge_per_card`` charges each, then draw 1 each."""
@@ -149,7 +149,7 @@ def charge(state: State, ctx: Context, player: Any, cards: Any = 1) -> list[ev.E
 
 
 @COMMANDS.command(Param.player(), SKILL,
-                  help="{n.skill_slot_charges_per_turn} per turn: a skill card into the skill slot as a charge "
+                  label="技能槽充能", labels={'skill': '技能'}, help="{n.skill_slot_charges_per_turn} per turn: a skill card into the skill slot as a charge "
                        "(then search its operator).", examples=('charge-skill A "S2 真银斩"',))
 def charge_skill(state: State, ctx: Context, player: Any, skill: str) -> list[ev.Event]:
     """Once per turn: a skill card face up into the skill slot as a charge; search its operator."""
@@ -168,7 +168,7 @@ def charge_skill(state: State, ctx: Context, player: Any, skill: str) -> list[ev
                   Param("operator", "text", "Its operator (default: from card data).", None, option=True),
                   Param.count("duration", "Turns (default: from card data).", None, minimum=0, option=True),
                   Param.count("cost", "Charges to pay (default: from card data).", None, minimum=0, option=True),
-                  help="Activate a skill: pay its charges and start its timer (ticks at the end of your turns).",
+                  label="发动技能", labels={'skill': '技能', 'operator': '干员', 'duration': '持续', 'cost': '充能消耗'}, help="Activate a skill: pay its charges and start its timer (ticks at the end of your turns).",
                   examples=("activate A S2 --operator 能天使 --duration 2 --cost 1",))
 def activate(state: State, ctx: Context, player: Any, skill: str, operator: str | None = None,
              duration: Any = None, cost: Any = None) -> list[ev.Event]:
@@ -198,7 +198,7 @@ def activate(state: State, ctx: Context, player: Any, skill: str, operator: str 
 
 
 @COMMANDS.command(Param.player(), Param("skill", "text", "Skill or operator.", metavar="SKILL"),
-                  help="A skill leaves before its timer runs out.", examples=("end-skill A S2",))
+                  label="技能结束", labels={'skill': '技能'}, help="A skill leaves before its timer runs out.", examples=("end-skill A S2",))
 def end_skill(state: State, ctx: Context, player: Any, skill: str) -> list[ev.Event]:
     """A skill leaves early (its operator left the field, a card effect)."""
     i = who(state, player)
@@ -221,7 +221,7 @@ def _yes_no(value: Any) -> bool:
 
 @COMMANDS.command(Param.player(), Param("present", "tristate", "yes: an enemy operator is in PLAYER's deploy "
                                                               "zone; no: it left.", True),
-                  help="Record an enemy operator entering (or leaving) a player's deploy zone: "
+                  label="部署区敌方干员", labels={'present': '有敌方干员'}, help="Record an enemy operator entering (or leaving) a player's deploy zone: "
                        "−{n.sanity_loss_enemy_in_deploy} sanity at each turn end.", examples=("invade B yes",))
 def invade(state: State, ctx: Context, player: Any, present: Any = True) -> list[ev.Event]:
     """Record whether an enemy operator stands in ``player``'s deploy zone (sanity check at turn end)."""
@@ -234,7 +234,7 @@ def invade(state: State, ctx: Context, player: Any, present: Any = True) -> list
 
 
 @COMMANDS.command(Param.player(), Param("requirement", "text", "Sanity requirement, or an action card."),
-                  help="Whether an action card is playable now (sanity ≤ its requirement). Exit code 1 when not.",
+                  label="能否使用行动牌", labels={'requirement': '理智要求'}, help="Whether an action card is playable now (sanity ≤ its requirement). Exit code 1 when not.",
                   examples=("can-play A 2",), name="playable", words=("can-play",), aliases=("can",), query=True)
 def playable(state: State, ctx: Context, player: Any, requirement: Any) -> tuple[bool, str]:
     """Whether ``player`` may play an action card with sanity ``requirement`` now (sanity ≤ requirement).
@@ -256,7 +256,7 @@ def playable(state: State, ctx: Context, player: Any, requirement: Any) -> tuple
 @COMMANDS.command(Param.player(), Param("name", "text", "Action card id or name."),
                   Param.count("requirement", "Sanity requirement (default: from card data).", None, minimum=0,
                               option=True),
-                  help="Play an action card (refused while sanity is above its requirement).",
+                  label="使用行动牌", labels={'name': '行动牌', 'requirement': '理智要求'}, help="Play an action card (refused while sanity is above its requirement).",
                   examples=("action A 紧急撤离 --requirement 2",))
 def action(state: State, ctx: Context, player: Any, name: str, requirement: Any = None) -> list[ev.Event]:
     """Play an action card; refused while the player's sanity is above its requirement."""
@@ -275,7 +275,7 @@ def action(state: State, ctx: Context, player: Any, name: str, requirement: Any 
 @COMMANDS.command(Param.count("attack", "Attacker's attack.", minimum=0),
                   Param.count("defense", "Defender's defense.", minimum=0),
                   Param.count("target_attack", "Defender's attack (for routing).", minimum=0),
-                  help="Work out an exchange: who loses block, and whether the defender is routed (changes nothing).",
+                  label="交战推演", labels={'attack': '攻击', 'defense': '防御', 'target_attack': '对方攻击'}, help="Work out an exchange: who loses block, and whether the defender is routed (changes nothing).",
                   examples=("fight 6 3 2",), query=True)
 def fight(state: State, ctx: Context, attack: Any, defense: Any, target_attack: Any) -> tuple[bool, str]:
     """Work out one exchange by the combat rules (changes nothing; players move the cards):

@@ -194,7 +194,7 @@ def settle(batch: Batch, ctx: Context) -> None:
 CORE = Commands("core")
 
 
-@CORE.command(help="Advance one phase (after the last phase: the next player's turn), with its automatic effects.",
+@CORE.command(label="下一阶段", help="Advance one phase (after the last phase: the next player's turn), with its automatic effects.",
               examples=("next",), name="next")
 def next_phase(state: State, ctx: Context) -> list[ev.Event]:
     """Leave the current phase (its exit hooks may refuse) and enter the next; after the last, the next turn."""
@@ -212,7 +212,7 @@ def next_phase(state: State, ctx: Context) -> list[ev.Event]:
     return batch.events
 
 
-@CORE.command(Param.player(), help="A player concedes; the other wins.", examples=("concede B",))
+@CORE.command(Param.player(), label="认输", help="A player concedes; the other wins.", examples=("concede B",))
 def concede(state: State, ctx: Context, player: Any) -> list[ev.Event]:
     p = who(state, player)
     winner = state.other(p)
@@ -228,7 +228,7 @@ MAX_DIE_FACES = 100
 
 @CORE.command(Param("faces", "text", "Sides of the die (2–100), or coin.", "6"),
               Param("player", "player", "Who rolls (for the log).", None, option=True),
-              help="Roll a die or toss a coin; the result is drawn once and kept in the log.",
+              label="掷骰", labels={'faces': '面数', 'player': '掷骰者'}, help="Roll a die or toss a coin; the result is drawn once and kept in the log.",
               examples=("roll", "roll 20 --player A", "roll coin"))
 def roll(state: State, ctx: Context, faces: Any = "6", player: Any = None) -> list[ev.Event]:
     text = str(faces).strip().lower()
@@ -241,7 +241,7 @@ def roll(state: State, ctx: Context, faces: Any = "6", player: Any = None) -> li
                          reason="掷硬币" if sides == 2 else f"掷{sides}面骰")]
 
 
-@CORE.command(Param("text", "text", "Anything worth remembering."), help="Write a note into the log.",
+@CORE.command(Param("text", "text", "Anything worth remembering."), label="备注", labels={'text': '内容'}, help="Write a note into the log.",
               examples=('note "B used the G.O.I special win condition"',))
 def note(state: State, ctx: Context, text: str) -> list[ev.Event]:
     if not str(text).strip():

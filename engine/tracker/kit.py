@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Callable, Iterator, Literal, Mapping
 
@@ -64,6 +64,8 @@ class Param:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     metavar: str | None = None
+    #: What players read (Chinese, the table's language): form labels, log lines.
+    label: str = ""
 
     @property
     def required(self) -> bool:
@@ -77,7 +79,7 @@ class Param:
 
     @staticmethod
     def player(name: str = "player", help: str = "Player name or seat number (1, 2).") -> "Param":
-        return Param(name, "player", help)
+        return Param(name, "player", help, label="玩家")
 
     @staticmethod
     def count(name: str, help: str, default: Any = REQUIRED, minimum: int = 1, option: bool = False,
@@ -86,7 +88,7 @@ class Param:
 
     @staticmethod
     def why() -> "Param":
-        return Param("why", "text", "Reason to record in the log (the card or effect).", "", option=True)
+        return Param("why", "text", "Reason to record in the log (the card or effect).", "", option=True, label="原因")
 
     # ------------------------------------------------------------ reading a typed value
 
@@ -150,6 +152,26 @@ class CommandSpec:
     game: str
     query: bool = False
     aliases: tuple[str, ...] = ()
+    #: What players read (Chinese): the button, the form title, the log line.
+    label: str = ""
+
+    def describe_args(self, args: Mapping[str, Any]) -> str:
+        """Arguments as a player reads them in the log: ``B 伤害7 前哨站2``, never ``amount=7``."""
+        parts, why = [], ""
+        for p in self.params:
+            if p.name not in args or args[p.name] in (None, ""):
+                continue
+            value = args[p.name]
+            if p.name == "why":
+                why = f"（{value}）"
+            elif p.kind == "player":
+                parts.append(str(value))
+            elif p.kind in ("flag", "tristate"):
+                if value is True or value is False:
+                    parts.append(p.label if value else f"不{p.label}")
+            else:
+                parts.append(f"{p.label}{value}")
+        return " ".join(parts) + why
 
     @property
     def summary(self) -> str:
@@ -211,10 +233,12 @@ class Commands:
     game: str
     specs: dict[str, CommandSpec] = field(default_factory=dict)
 
-    def command(self, *params: Param, help: str, examples: tuple[str, ...] | list[str],
-                words: tuple[str, ...] | None = None, name: str | None = None, query: bool = False,
+    def command(self, *params: Param, label: str, help: str, examples: tuple[str, ...] | list[str],
+                labels: Mapping[str, str] | None = None, words: tuple[str, ...] | None = None,
+                name: str | None = None, query: bool = False,
                 aliases: tuple[str, ...] = ()) -> Callable[[Callable], Callable]:
-        """Declare the decorated rules function as a command (see the module docstring)."""
+        """Declare the decorated rules function as a command (see the module docstring).
+        ``label`` and ``labels`` (parameter name → label) are what players read."""
 
         def declare(fn: Callable) -> Callable:
             key = name or fn.__name__
@@ -222,9 +246,18 @@ class Commands:
                 raise ValueError(f"{self.game}: command {key!r} declared twice")
             if not examples:
                 raise ValueError(f"{self.game}: command {key!r} needs an example")
+            named = dict(labels or {})
+            unknown = set(named) - {p.name for p in params}
+            if unknown:
+                raise ValueError(f"{self.game}: command {key!r} labels unknown parameter(s) {sorted(unknown)}")
+            typed = tuple(replace(p, label=named.get(p.name, p.label)) for p in params)
+            missing = [p.name for p in typed if not p.label]
+            if not label or missing:
+                raise ValueError(f"{self.game}: command {key!r} needs a label for itself and for {missing}")
             self.specs[key] = CommandSpec(
-                name=key, run=fn, params=tuple(params), help=help, examples=tuple(examples),
-                words=words or (key.replace("_", "-"),), game=self.game, query=query, aliases=tuple(aliases))
+                name=key, run=fn, params=typed, help=help, examples=tuple(examples),
+                words=words or (key.replace("_", "-"),), game=self.game, query=query, aliases=tuple(aliases),
+                label=label)
             return fn
 
         return declare

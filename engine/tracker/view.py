@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .core import Context
+from .core import Context, commands_of
 from .describe import describe
 from .session import LiveGame
 from .state import State
@@ -60,8 +60,15 @@ class LogLine:
         return "\n".join([f"#{self.seq} {self.title}{mark}", *(f"    {l}" for l in self.lines)])
 
 
-def _args_text(args: dict[str, Any]) -> str:
-    return " ".join(f"{k}={v}" for k, v in args.items())
+def _title(live: LiveGame, command: str, args: dict[str, Any]) -> str:
+    """A command as players read it: ``前哨站受到伤害 B 伤害7 前哨站1`` (the declaration's labels),
+    never a Python name or ``amount=7``."""
+    if command == "new":
+        return "开局"
+    spec = commands_of(live.ctx).get(command)
+    if spec is None:  # a command this cardpress no longer has: show what was stored
+        return " ".join([command, *(f"{k}={v}" for k, v in args.items())])
+    return f"{spec.label} {spec.describe_args(args)}".strip()
 
 
 def log_lines(live: LiveGame) -> list[LogLine]:
@@ -70,11 +77,13 @@ def log_lines(live: LiveGame) -> list[LogLine]:
     out = []
     for entry in live.entries():
         if entry.kind == "undo":
-            title, lines, effect = f"撤销 #{entry.target}（{live.replay.entries[entry.target].command}）", (), True
+            target = live.replay.entries[entry.target]
+            title, lines, effect = f"撤销 #{entry.target}（{_title(live, target.command, target.args)}）", (), True
         elif entry.kind == "redo":
-            title, lines, effect = f"重做 #{entry.target}（{live.replay.entries[entry.target].command}）", (), True
+            target = live.replay.entries[entry.target]
+            title, lines, effect = f"重做 #{entry.target}（{_title(live, target.command, target.args)}）", (), True
         else:
-            title = f"{entry.command} {_args_text(entry.args)}".strip()
+            title = _title(live, entry.command, entry.args)
             effect = entry.seq in in_effect
             lines = tuple(
                 describe(e, names, live.ctx.phase_name, live.ctx.turn_label) + (f" —— {e.reason}" if e.reason else "")
