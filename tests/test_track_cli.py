@@ -66,7 +66,7 @@ def test_chain_commands_and_log(db):
     assert result.output.index("处理连锁2") < result.output.index("处理连锁1")
     assert "连锁处理顺序：2 → 1" in result.output
     log = run(db, "log").output
-    assert "chain_push" in log and "连锁后发先至" in log
+    assert "发动效果（连锁）" in log and "chain_push" not in log and "连锁后发先至" in log
 
 
 def test_duel_game_over_and_acting_after_it(db):
