@@ -2,7 +2,8 @@
 
 Every command opens the store (``--db PATH``, default in the user's data directory), calls one
 library function, prints what happened, and turns a ``CardpressError`` into ``error: …`` and
-exit code 1. Commands act on the current game unless ``--game ID`` names another.
+exit code 1. A command acts on the game ``--game ID`` (or ``CARDPRESS_GAME``) names, else on the
+store's only game in progress; with two games in progress it is refused (``pick_game``).
 """
 
 from __future__ import annotations
@@ -22,11 +23,12 @@ import typer
 from engine.errors import CardpressError
 from engine.limits import MAX_IMPORT_BYTES
 from engine.paths import read_bounded
-from engine.tracker import LiveGame, Store, resume
+from engine.tracker import LiveGame, Store
 from engine.live.script import parse_line
 from engine.tracker.core import commands_of
 from engine.tracker.kit import CommandSpec, Param, declared_commands, fill, shipped_numbers
-from engine.tracker.session import import_game, intact_export, parse_log
+from engine.tracker.session import FIRST_RANDOM, GAME_ENV, import_game, intact_export, parse_log, pick_game
+from engine.tracker.store import UnknownGame
 from engine.tracker.view import live_status, log_lines
 
 from .atomic import atomic_write
@@ -51,7 +53,9 @@ def default_db() -> Path:
 
 
 Db = Annotated[Optional[Path], typer.Option("--db", envvar="CARDPRESS_DB", help="Event store file (default: user data dir).")]
-GameId = Annotated[Optional[str], typer.Option("--game", "-g", help="Game id (default: the current game).")]
+GAME_HELP = (f"Game id (default: the store's only game in progress). Two tables on one store: set "
+             f"{GAME_ENV}=ID in each terminal.")
+GameId = Annotated[Optional[str], typer.Option("--game", "-g", envvar=GAME_ENV, help=GAME_HELP)]
 OpId = Annotated[Optional[str], typer.Option("--op-id", help="Operation id: a retried command with the same id applies once.")]
 Player = Annotated[str, typer.Argument(help="Player name or seat number (1, 2).")]
 Why = Annotated[str, typer.Option("--why", help="Reason to record in the log (the card or effect).")]
@@ -78,8 +82,29 @@ def _store(db: Path | None) -> Iterator[Store]:
         _fail(f"{db}: {exc}")
 
 
+def _from_env() -> bool:
+    """``--game`` came from ``CARDPRESS_GAME`` rather than the command line."""
+    import click
+
+    ctx = click.get_current_context(silent=True)
+    source = ctx.get_parameter_source("game") if ctx is not None else None
+    return source is not None and source.name == "ENVIRONMENT"
+
+
 def _live(store: Store, game: str | None) -> LiveGame:
-    return LiveGame(store, game) if game else resume(store)
+    try:
+        live = LiveGame(store, pick_game(store, game))
+    except UnknownGame as exc:
+        if game and _from_env():
+            raise UnknownGame(f"{exc} ({GAME_ENV}={game} is set in this terminal)") from None
+        raise
+    if live.definition_note:
+        typer.secho(live.definition_note, err=True)
+    return live
+
+
+def _use_line(game_id: str) -> str:
+    return f"export {GAME_ENV}={game_id}    # this terminal's commands then go to this game"
 
 
 # ---------------------------------------------------------------------------- games
@@ -100,16 +125,19 @@ def new(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="Game id (backrooms, duel, ridm) or a game folder.")],
     players: Annotated[list[str], typer.Option("--players", "-p", help="Player names, in seat order (repeat or comma-separate).")],
-    first: Annotated[Optional[str], typer.Option("--first", help="Who goes first (default: the first player).")] = None,
+    first: Annotated[Optional[str], typer.Option("--first", help=f"Who goes first: a player, a seat number or "
+                                                 f"'{FIRST_RANDOM}' (drawn once and logged; default: the first player).")] = None,
     levels: Annotated[str, typer.Option("--levels", help="backrooms: public level pile, card ids or names, comma-separated.")] = "",
     deck: Annotated[list[str], typer.Option("--deck", help="PLAYER=FILE: the player's deck (checked; backrooms levels, duel deck size).")] = [],
     no_check: Annotated[bool, typer.Option("--no-check", help="Accept decks that break the construction rules.")] = False,
     db: Db = None,
     op_id: OpId = None,
 ) -> None:
-    """Start a game, print its id and make it current.
+    """Start a game; print its id, the line that points this terminal at it, and the board.
 
     Example: cardpress track new backrooms --players A B --levels "level-0,level-1,level-2"
+
+    Example: cardpress track new duel -p 甲,乙 --first random
     """
     # "--players A B": B is left over as an extra argument; "-p A -p B" and "-p A,B" work too.
     extra = [a for a in ctx.args if not a.startswith("-")]
@@ -121,36 +149,44 @@ def new(
         live = LiveGame.new(store, game, names, first=first, levels=pile, decks=_parse_decks(deck),
                             op_id=op_id, check_decks=not no_check)
         typer.echo(live.id)
+        typer.echo(_use_line(live.id))
         typer.echo(board(live))
 
 
 @app.command("list", rich_help_panel=GAMES)
 def list_games(db: Db = None, as_json: AsJson = False) -> None:
-    """List the stored games, most recent first (* = current).
+    """List the stored games, most recent first: in progress or finished, and last activity.
 
     Example: cardpress track list --json
     """
+    import time
+
     with _store(db) as store:
-        current = store.current()
         rows = store.games()
+        ended = store.ended()
         if as_json:
             typer.echo(json.dumps([{"id": r.id, "game": r.ruleset, "players": list(r.players), "entries": n,
-                                    "current": r.id == current} for r, n, _ in rows], ensure_ascii=False))
+                                    "in_progress": r.id not in ended, "last_activity": last}
+                                   for r, n, last in rows], ensure_ascii=False))
             return
         if not rows:
             typer.echo("no games yet: cardpress track new GAME --players A --players B")
-        for r, n, _ in rows:
-            typer.echo(f"{'*' if r.id == current else ' '} {r.id}  {r.ruleset}  {' vs '.join(r.players)}  ({n} entries)")
+        for r, n, last in rows:
+            state = "finished" if r.id in ended else "in progress"
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(last))
+            typer.echo(f"{r.id}  {r.ruleset}  {' vs '.join(r.players)}  {state}, last activity {when} ({n} entries)")
 
 
 @app.command("resume", rich_help_panel=GAMES)
 def resume_cmd(game_id: Annotated[str, typer.Argument(help="Game id from `track list`.")], db: Db = None) -> None:
-    """Make a stored game current again and show its board.
+    """Show a stored game's board, and the line that points this terminal at it.
 
     Example: cardpress track resume backrooms-1a2b3c
     """
     with _store(db) as store:
-        typer.echo(board(resume(store, game_id)))
+        live = _live(store, game_id)
+        typer.echo(board(live))
+        typer.echo(_use_line(live.id))
 
 
 
@@ -162,7 +198,12 @@ def status(db: Db = None, game: GameId = None, as_json: AsJson = False) -> None:
     """
     with _store(db) as store:
         live = _live(store, game)
-        typer.echo(json.dumps(live_status(live), ensure_ascii=False, indent=2) if as_json else board(live))
+        if as_json:
+            data = live_status(live)
+            data["stored_definition"] = live.definition_note or None
+            typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        else:
+            typer.echo(board(live))
 
 
 @app.command("log", rich_help_panel=GAMES)
@@ -214,7 +255,7 @@ def export(game_id: Annotated[str, typer.Argument(help="Game id.")], db: Db = No
 @app.command("import", rich_help_panel=GAMES)
 def import_(file: Annotated[Path, typer.Argument(help="A JSON log from `track export`.", exists=True, dir_okay=False)],
             db: Db = None, as_id: Annotated[Optional[str], typer.Option("--as", help="Store under this id.")] = None) -> None:
-    """Store a game log exported elsewhere (checked completely first) and make it current.
+    """Store a game log exported elsewhere (checked completely first); print its id and the line to use it.
 
     Example: cardpress track import game.json --as table-2
     """
@@ -222,6 +263,7 @@ def import_(file: Annotated[Path, typer.Argument(help="A JSON log from `track ex
         data = parse_log(read_bounded(file, MAX_IMPORT_BYTES, "game log"), file)
         live = import_game(store, data, as_id, source=file)
         typer.echo(live.id)
+        typer.echo(_use_line(live.id))
 
 
 # ---------------------------------------------------------------------------- turn
@@ -318,7 +360,7 @@ def _declared_command(spec: CommandSpec, numbers: dict[str, Any]) -> Callable[..
         annotations[p.name] = annotation
     common = [("db", Optional[Path], typer.Option(None, "--db", envvar="CARDPRESS_DB",
                                                   help="Event store file (default: user data dir).")),
-              ("game", Optional[str], typer.Option(None, "--game", "-g", help="Game id (default: the current game)."))]
+              ("game", Optional[str], typer.Option(None, "--game", "-g", envvar=GAME_ENV, help=GAME_HELP))]
     if not spec.query:
         common.append(("op_id", Optional[str], typer.Option(
             None, "--op-id", help="Operation id: a retried command with the same id applies once.")))

@@ -103,14 +103,18 @@ def test_list_resume_export_import(db, tmp_path):
     first = run(db, "new", "duel", "-p", "A,B").output.splitlines()[0]
     second = run(db, "new", "ridm", "-p", "X,Y").output.splitlines()[0]
     listing = run(db, "list").output
-    assert f"* {second}" in listing and first in listing
-    assert run(db, "resume", first).exit_code == 0
-    assert json.loads(run(db, "status", "--json").output)["game"] == "duel"
+    assert f"{second}  ridm  X vs Y  in progress" in listing and f"{first}  duel  A vs B  in progress" in listing
+    resumed = run(db, "resume", first)
+    assert resumed.exit_code == 0 and f"export CARDPRESS_GAME={first}" in resumed.output
+    # Resuming no longer makes a game "current": with two games in progress, status must be told.
+    assert run(db, "status", "--json").exit_code == 1
+    assert json.loads(run(db, "status", "--json", "--game", first).output)["game"] == "duel"
     out = tmp_path / "game.json"
     assert run(db, "export", first, "-o", str(out)).exit_code == 0
     other = str(tmp_path / "other.sqlite")
     result = runner.invoke(app, ["import", str(out), "--db", other])
-    assert result.exit_code == 0 and result.output.strip() == first
+    assert result.exit_code == 0 and result.output.splitlines() == [
+        first, f"export CARDPRESS_GAME={first}    # this terminal's commands then go to this game"]
     result = runner.invoke(app, ["import", str(out), "--db", other])
     assert result.exit_code == 1 and "already exists" in result.output
     assert run(db, "resume", "nope").exit_code == 1

@@ -237,7 +237,7 @@ def test_a_schema_1_store_is_migrated_and_its_pickles_deleted_unread(tmp_path):
     again = LiveGame(Store(db), live.id, cards={})
     assert again.state == state and not marker.exists()
     conn = sqlite3.connect(db)
-    assert dict(conn.execute("SELECT key, value FROM meta"))["schema"] == "2"
+    assert dict(conn.execute("SELECT key, value FROM meta"))["schema"] == "3"
     assert conn.execute("SELECT COUNT(*) FROM entries WHERE digest IS NULL").fetchone()[0] == 0
     assert conn.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0] == 0
 
@@ -269,7 +269,8 @@ def test_an_edited_game_row_breaks_the_chain_at_entry_1(tmp_path):
     result = cli(db, "status")
     assert result.exit_code == 1
     assert (f"error: game {live.id} in {db} is damaged after entry 0 (the last good entry): entry 1 (or the game's "
-            f"row it seals: its game and players) does not match its checksum; not even its first entry is intact"
+            f"row it seals: its game, players and stored definition) does not match its checksum; not even its "
+            f"first entry is intact"
             in result.output)
 
 
@@ -292,7 +293,7 @@ def test_malformed_rows_are_damage_not_a_traceback(tmp_path):
     conn.commit()
     result = cli(db, "list")
     assert result.exit_code == 1
-    assert f"error: game {live.id!r} in {db} is damaged: its game row (game, players) is unreadable" in result.output
+    assert f"error: game {live.id!r} in {db} is damaged: its game row (game, players, stored definition) is unreadable" in result.output
     conn.execute("UPDATE games SET players = '[\"A\", \"B\"]'")
     conn.commit()
     assert cli(db, "status").exit_code == 0
@@ -609,7 +610,7 @@ def test_an_intact_export_imports(tmp_path, exported):
     log = tmp_path / "ok.json"
     log.write_text(json.dumps(data))
     result = cli(tmp_path / "t.sqlite", "import", str(log), "--as", "copy")
-    assert result.exit_code == 0 and result.output.strip() == "copy"
+    assert result.exit_code == 0 and result.output.splitlines()[0] == "copy"
 
 
 def test_import_refuses_an_unknown_event_type(tmp_path, exported):

@@ -12,6 +12,7 @@ import pytest
 from engine.errors import DataError
 from engine.tracker import LiveGame, NothingToRedo, NothingToUndo, Store, UnknownGame, import_game, resume
 from engine.tracker.state import fold
+from engine.tracker.session import WhichGame
 
 from track_helpers import advance_to, new_game
 
@@ -94,7 +95,7 @@ def test_export_import_round_trip_and_bad_logs(tmp_path):
     data = json.loads(json.dumps(live.export()))
     other = Store(tmp_path / "other.sqlite")
     copy = import_game(other, data)
-    assert copy.state == live.state and other.current() == live.id
+    assert copy.state == live.state and copy.id == live.id
     with pytest.raises(Exception, match="already exists"):
         import_game(other, data)
     assert import_game(other, data, game_id="copy-2").state == live.state
@@ -108,14 +109,18 @@ def test_export_import_round_trip_and_bad_logs(tmp_path):
         LiveGame(other, "broken")
 
 
-def test_list_and_current_game(tmp_path):
+def test_list_and_no_current_game(tmp_path):
     a = new_game(tmp_path, "duel")
     store = a.store
+    assert resume(store).id == a.id, "the store's only game needs no id"
     b = LiveGame.new(store, "ridm", ("X", "Y"))
-    assert store.current() == b.id
     assert {r.id for r, _, _ in store.games()} == {a.id, b.id}
-    resume(store, a.id)
-    assert store.current() == a.id
+    # Starting b did not make it the target of commands that name no game.
+    with pytest.raises(WhichGame, match=f"{b.id}.*\\n.*{a.id}"):
+        resume(store)
+    assert resume(store, a.id).id == a.id
+    with pytest.raises(WhichGame):
+        resume(store)
 
 
 def test_a_refused_command_writes_nothing(tmp_path):

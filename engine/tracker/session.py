@@ -20,16 +20,17 @@ import os
 import re
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..cards import Card
 from ..decks import Deck
-from ..definitions import GameDefinition, load_game
+from ..definitions import GameDefinition, load_game, parse_game
 from ..errors import DataError, Location, Problem
-from ..limits import MAX_TRACK_LOG_DEPTH
-from ..paths import card_data_root
+from ..limits import MAX_TEXT_FILE_BYTES, MAX_TRACK_LOG_DEPTH
+from ..paths import card_data_root, resolve_game_dir
+from ..yamlio import parse_yaml, read_text
 from . import codec
 from . import events as ev
 from .core import Context, IllegalCommand, TrackerError, commands_of, run_command, start_game
@@ -73,12 +74,128 @@ class _LazyCards(Mapping):
         return len(self._load())
 
 
+class CardsUnavailable(IllegalCommand):
+    """A command needs the game's cards, but the game runs on its stored definition alone."""
+
+
+class _CardsUnknown(Mapping):
+    """The cards of a game whose folder is gone or changed: any look-up refuses the command,
+    naming why, instead of answering "no such card" for a card that may well exist."""
+
+    def __init__(self, why: str):
+        self._why = why
+
+    def _refuse(self):
+        raise CardsUnavailable(f"this command needs the game's cards, which are unknown: {self._why}; "
+                               f"commands that take only numbers (next, undo, life…) still work")
+
+    def __getitem__(self, key: str) -> Card:
+        self._refuse()
+
+    def __iter__(self) -> Iterator[str]:
+        self._refuse()
+
+    def __len__(self) -> int:
+        self._refuse()
+
+    def __contains__(self, key: object) -> bool:
+        self._refuse()
+
+
+#: Why a game runs on its stored definition: (English for errors, Chinese for the board and log).
+STORED_WHY = {
+    "gone": ("its game folder is gone (moved or deleted)", "游戏文件夹已不存在（被移动或删除）"),
+    "unreadable": ("its game.yaml cannot be read", "game.yaml 无法读取"),
+    "changed": ("its game.yaml changed since the game started", "game.yaml 在开局后被修改"),
+}
+
+
+class StoredDefinition(TrackerError):
+    """The ``game.yaml`` kept with a game no longer reads as a game definition."""
+
+
+def _is_folder_ref(ref: str) -> bool:
+    """A game row names a shipped game by id, a designer's folder by its absolute path."""
+    return Path(ref).is_absolute()
+
+
+def definition_of(row: GameRow) -> tuple[GameDefinition, str]:
+    """The definition a stored game is played under, and why it is the stored copy: "" (it is
+    not), "gone", "unreadable" or "changed" (``STORED_WHY``).
+
+    A shipped game is loaded by id. A designer's folder is loaded from the folder while its
+    ``game.yaml`` is still the text the game started with (its cards are then read as usual);
+    when the folder is gone or the file changed, the text kept in the store is used, without
+    cards, and ``LiveGame.definition_note`` says so (status and log show it).
+    """
+    if row.definition is None or not _is_folder_ref(row.game):
+        return load_game(row.game), ""
+    path = Path(row.game) / "game.yaml"
+    try:
+        now_text = read_text(path, "game definition")
+    except DataError:
+        now_text = None
+    if now_text == row.definition:
+        return load_game(row.game), ""
+    why = ("gone" if now_text is None and not path.exists() else "unreadable" if now_text is None
+           else "changed")
+    try:
+        defn = parse_game(parse_yaml(row.definition, path), path)
+    except DataError as exc:
+        raise StoredDefinition(f"game {row.id}: the game.yaml stored when it started no longer reads as a game "
+                               f"definition ({'; '.join(p.message for p in exc.problems)})") from None
+    return defn.model_copy(update={"folder": None}), why
+
+
+def _folder_definition(game: str | Path) -> tuple[GameDefinition, str | None]:
+    """A game to start: a shipped one by id, or a folder with the exact text it is parsed from."""
+    folder = resolve_game_dir(game)
+    if folder.resolve() == (card_data_root() / folder.name).resolve():
+        return load_game(game), None
+    path = folder / "game.yaml"
+    text = read_text(path, "game definition")
+    return parse_game(parse_yaml(text, path), path), text
+
+
 def game_ref(defn: GameDefinition) -> str:
     """How the store names a game: its shipped id, else its folder's absolute path."""
     shipped = card_data_root() / defn.id
     if defn.folder is not None and shipped.resolve() != Path(defn.folder).resolve():
         return str(Path(defn.folder).resolve())
     return defn.id
+
+
+#: ``--first random``: the first seat is drawn at setup.
+FIRST_RANDOM = "random"
+#: Other words a player may type for it.
+_RANDOM_WORDS = {FIRST_RANDOM, "随机"}
+
+
+def _first_seat(players: tuple[str, ...], first: str | int | None) -> tuple[int, bool]:
+    """The first player's seat, and whether it was drawn at random (``secrets``: a table
+    deciding who starts must not be able to predict the draw)."""
+    if first is None or not players:
+        return 0, False
+    word = str(first).strip().casefold()
+    named = [i for i, p in enumerate(players) if p.casefold() == word]
+    if named:
+        return named[0], False
+    if word in _RANDOM_WORDS:
+        return secrets.randbelow(len(players)), True
+    if word.isdigit() and 1 <= int(word) <= len(players):
+        return int(word) - 1, False
+    raise IllegalCommand(f"--first {first!r} is not one of the players ({', '.join(players)}), a seat number "
+                         f"or 'random'")
+
+
+def _definition_text(defn: GameDefinition) -> str | None:
+    """The ``game.yaml`` of a definition loaded from a folder (None when it cannot be read)."""
+    if defn.folder is None:
+        return None
+    try:
+        return read_text(Path(defn.folder) / "game.yaml", "game definition")
+    except DataError:
+        return None
 
 
 def make_context(defn: GameDefinition, cards: Mapping[str, Card] | None = None) -> Context:
@@ -137,7 +254,10 @@ class LiveGame:
         self.row: GameRow = store.game(game_id)
         self.id = game_id
         verified, _ = store.verify(game_id)       # damage is reported before anything is loaded
-        self.defn = load_game(self.row.game)
+        self.defn, self.stored_definition_why = definition_of(self.row)
+        if cards is None and self.stored_definition_why:
+            cards = _CardsUnknown(f"{STORED_WHY[self.stored_definition_why][0]} ({self.row.game}), so this "
+                                  f"game runs on the game.yaml kept when it started")
         self.ctx = make_context(self.defn, cards)
 
         def fresh() -> Replay:
@@ -161,6 +281,14 @@ class LiveGame:
         if use_snapshots:
             self._maybe_snapshot()
 
+    @property
+    def definition_note(self) -> str:
+        """For the board and the log: the game runs on the definition kept in the store ("" if not)."""
+        if not self.stored_definition_why:
+            return ""
+        why = STORED_WHY[self.stored_definition_why][1]
+        return f"规则定义：{why}，使用开局时保存的 game.yaml（{self.row.game}）；卡牌数据不可用"
+
     def _maybe_snapshot(self) -> None:
         if self.replay.last_seq - self._snapshot_seq >= SNAPSHOT_EVERY:
             data = self.replay.snapshot()
@@ -175,20 +303,26 @@ class LiveGame:
             first: str | int | None = None, levels: tuple[str, ...] = (), decks: Mapping[str, Path] | None = None,
             game_id: str | None = None, op_id: str | None = None, check_decks: bool = True,
             cards: Mapping[str, Card] | None = None) -> "LiveGame":
-        """Set up a game (first turn begun), store it and make it current.
+        """Set up a game (first turn begun) and store it.
+
+        ``first`` names the first player (name or seat number), or is ``"random"``: the seat is
+        drawn here, once, with ``secrets``, and recorded (the start entry's args, and the reason
+        of its ``GameStarted``), so a replay shows the same draw and never draws again. A player
+        actually named "random" is that player.
 
         ``decks`` maps a player name to a deck file; each is checked against the game's deck rules
         (``check_decks=False`` to skip) and gives backrooms its public levels, duel its deck size.
+
+        A game of a designer's folder keeps the folder's ``game.yaml`` text in the store, so it
+        stays readable and exportable after the folder moves (``definition_of``).
         """
-        defn = game if isinstance(game, GameDefinition) else load_game(game)
+        if isinstance(game, GameDefinition):
+            defn, text = game, _definition_text(game)
+        else:
+            defn, text = _folder_definition(game)
         ctx = make_context(defn, cards)
         players = tuple(str(p).strip() for p in players)
-        first_index = 0
-        if first is not None:
-            matches = [i for i, p in enumerate(players) if p.casefold() == str(first).strip().casefold()]
-            if not matches:
-                raise IllegalCommand(f"--first {first!r} is not one of the players ({', '.join(players)})")
-            first_index = matches[0]
+        first_index, drawn = _first_seat(players, first)
         loaded: dict[int, Deck] = {}
         for name, path in (decks or {}).items():
             matches = [i for i, p in enumerate(players) if p.casefold() == str(name).strip().casefold()]
@@ -201,15 +335,20 @@ class LiveGame:
                 raise DataError(problems)
             loaded[matches[0]] = deck
         events = start_game(ctx, players, first_index, levels=tuple(levels), decks=loaded)
+        args = {"players": list(players), "first": players[first_index], "levels": list(levels),
+                "decks": {k: str(v) for k, v in (decks or {}).items()}}
+        if drawn:
+            args["first_drawn"] = FIRST_RANDOM
+            events = [replace(e, reason=f"随机决定先手：{players[first_index]}") if isinstance(e, ev.GameStarted)
+                      else e for e in events]
         gid = check_game_id(game_id) if game_id else new_game_id(defn.id)
-        entry = Entry(seq=1, op_id=op_id or new_op_id(), kind="start", command="new",
-                      args={"players": list(players), "first": players[first_index], "levels": list(levels),
-                            "decks": {k: str(v) for k, v in (decks or {}).items()}},
+        entry = Entry(seq=1, op_id=op_id or new_op_id(), kind="start", command="new", args=args,
                       target=None, events=tuple(events), created=now())
+        ref = game_ref(defn)
         with store.transaction():
-            store.add_game(GameRow(gid, game_ref(defn), defn.id, players, entry.created))
+            store.add_game(GameRow(gid, ref, defn.id, players, entry.created,
+                                   text if _is_folder_ref(ref) else None))
             store.append(gid, entry)
-        store.set_current(gid)
         return cls(store, gid, cards)
 
     # -------------------------------------------------------------------- reading
@@ -307,10 +446,17 @@ class LiveGame:
 
     def export(self) -> dict[str, Any]:
         """The whole log as JSON-ready data (``import_game`` reads it back)."""
-        return {"format": FORMAT, "version": FORMAT_VERSION,
-                "game": {"id": self.id, "game": self.row.game, "ruleset": self.row.ruleset,
-                         "players": list(self.row.players), "created": self.row.created},
+        return {"format": FORMAT, "version": FORMAT_VERSION, "game": _game_json(self.row),
                 "entries": [e.to_json() for e in self.entries()]}
+
+
+def _game_json(row: GameRow) -> dict[str, Any]:
+    """An export's ``game`` object; a stored definition travels with the log (``definition``)."""
+    data = {"id": row.id, "game": row.game, "ruleset": row.ruleset, "players": list(row.players),
+            "created": row.created}
+    if row.definition is not None:
+        data["definition"] = row.definition
+    return data
 
 
 def _same_command(entry: Entry, op_id: str, command: str, args: dict[str, Any],
@@ -430,13 +576,21 @@ def validate_log(data: Any, source: str | Path | None = None,
         ruleset = codec.decode(info.get("ruleset"), str, "game.ruleset")
         players = codec.decode(info.get("players"), tuple[str, ...], "game.players")
         created = codec.decode(info.get("created", now()), float, "game.created")
+        definition = codec.decode(info.get("definition"), str | None, "game.definition")
     except codec.CodecError as exc:
         raise _log_error(where, exc.detail, exc.path) from None
+    if definition is not None and len(definition.encode("utf-8")) > MAX_TEXT_FILE_BYTES:
+        raise _log_error(where, f"the stored game definition is larger than {MAX_TEXT_FILE_BYTES // (1024 * 1024)} "
+                                f"MB", "game.definition")
+    if definition is not None and not _is_folder_ref(ref):
+        raise _log_error(where, f"a stored definition belongs to a game folder, not to the shipped game {ref!r}",
+                         "game.definition")
     if game_id is None:
         check_game_id(gid, where, "game.id")
     else:
         gid = check_game_id(game_id, Location(), "--as")
-    defn = load_game(ref)
+    row = GameRow(gid, ref, ruleset, players, created, definition)
+    defn, _ = definition_of(row)
     if ruleset != defn.id:
         raise _log_error(where, f"the log is of {ruleset!r}, but {ref!r} is {defn.id!r}", "game.ruleset")
     if len(players) != defn.players:
@@ -448,7 +602,7 @@ def validate_log(data: Any, source: str | Path | None = None,
                          "entries")
     entries: list[Entry] = []
     seen: dict[str, int] = {}
-    previous = chain_seed(ref, ruleset, players)
+    previous = chain_seed(ref, ruleset, players, definition)
     for n, item in enumerate(raw, 1):
         try:
             entry = Entry.from_json(item, f"entry {n}")
@@ -482,7 +636,7 @@ def validate_log(data: Any, source: str | Path | None = None,
             replay.add(entry)
         except DataError as exc:
             raise DataError([Problem(p.message, where, field=p.field) for p in exc.problems]) from None
-    return GameRow(gid, ref, ruleset, players, created), entries
+    return row, entries
 
 
 #: A game id: it is typed in commands and names export files (``ID-intact.json``).
@@ -498,13 +652,12 @@ def check_game_id(game_id: str, where: Location = Location(), field: str = "id")
 
 
 def import_game(store: Store, data: Any, game_id: str | None = None, source: str | Path | None = None) -> LiveGame:
-    """Store an exported log (checked completely first: ``validate_log``) and make it current."""
+    """Store an exported log (checked completely first: ``validate_log``)."""
     row, entries = validate_log(data, source, game_id)
     with store.transaction():
         store.add_game(row)
         for entry in entries:
             store.append(row.id, entry)
-    store.set_current(row.id)
     return LiveGame(store, row.id)
 
 
@@ -523,23 +676,63 @@ def intact_export(store: Store, game_id: str) -> tuple[dict[str, Any], int, str]
     recorded = store.recorded(game_id)
     if not why and recorded > len(kept):
         why = f"{recorded} entries were written, only {len(kept)} remain"
-    data = {"format": FORMAT, "version": FORMAT_VERSION,
-            "game": {"id": row.id, "game": row.game, "ruleset": row.ruleset, "players": list(row.players),
-                     "created": row.created},
+    data = {"format": FORMAT, "version": FORMAT_VERSION, "game": _game_json(row),
             "entries": [e.to_json() for e in kept]}
     return data, len(kept), why
 
 
+#: The environment variable that names a terminal's game (the CLI's ``--game`` reads it).
+GAME_ENV = "CARDPRESS_GAME"
+
+
+class NoGame(TrackerError):
+    """The store holds no game yet."""
+
+
+class WhichGame(TrackerError):
+    """A command names no game and the store has more than one it could mean."""
+
+
+def _when(ts: float) -> str:
+    import time
+
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
+
+
+def pick_game(store: Store, game_id: str | None = None) -> str:
+    """The game a command acts on: ``game_id`` when given, else the store's only game in progress.
+
+    Nothing is ever chosen because it was started or opened last: with two tables on one store,
+    that would send one table's commands to the other's game. So without an id, the game must
+    be the only unfinished one (or the store's only game, even finished); otherwise ``WhichGame``
+    lists the candidates (id, game, players, last activity) and says how to pick one.
+    """
+    if game_id:
+        return game_id
+    ids = store.game_ids()
+    if not ids:
+        raise NoGame(f"no game in {store.path} yet: start one with `cardpress track new GAME --players A B`")
+    if len(ids) == 1:
+        return ids[0]           # opening it names any damage precisely (``LiveGame``)
+    rows = store.games()
+    ended = store.ended()
+    playing = [r for r in rows if r[0].id not in ended]
+    if len(playing) == 1:
+        return playing[0][0].id
+    if playing:
+        head = f"{len(playing)} games in {store.path} are in progress, so a command must say which one"
+    else:
+        head = f"no game in {store.path} is in progress; say which finished game you mean"
+    listing = "\n".join(f"  {r.id}  {r.ruleset}  {' vs '.join(r.players)}  (last activity {_when(last)})"
+                        for r, _, last in (playing or rows))
+    raise WhichGame(f"{head}:\n{listing}\npick one with --game ID, or once per terminal: export {GAME_ENV}=ID")
+
+
 def resume(store: Store, game_id: str | None = None) -> LiveGame:
-    """Open ``game_id`` (default: the current game) and make it current."""
-    gid = game_id or store.current()
-    if gid is None:
-        raise TrackerError("no current game: start one with `cardpress track new` or pick one from `track list`")
-    live = LiveGame(store, gid)
-    if game_id is not None and store.current() != gid:
-        store.set_current(gid)
-    return live
+    """Open ``game_id``, or the store's only game in progress (``pick_game``)."""
+    return LiveGame(store, pick_game(store, game_id))
 
 
 __all__ = ["LiveGame", "Outcome", "Replay", "import_game", "intact_export", "parse_log", "validate_log", "resume",
-           "NothingToUndo", "NothingToRedo", "OpIdReused", "StoreConflict", "new_op_id"]
+           "pick_game", "definition_of", "NothingToUndo", "NothingToRedo", "OpIdReused", "StoreConflict",
+           "CardsUnavailable", "NoGame", "WhichGame", "StoredDefinition", "GAME_ENV", "FIRST_RANDOM", "new_op_id"]

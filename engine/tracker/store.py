@@ -11,7 +11,7 @@ Integrity — a store file is untrusted input (it may come from someone else, or
 
 - **Chained digests.** Each entry stores ``digest = sha256(previous digest + canonical JSON of
   the entry)``; the first entry chains from ``chain_seed``, a digest of the game's row (its
-  game and players). Opening a game re-computes the chain over the stored text (one sha256
+  game, players and, for a designer's folder, the ``game.yaml`` text kept with it). Opening a game re-computes the chain over the stored text (one sha256
   per entry, no JSON parsing), walking the table itself rather than an index, and stops at
   the first entry that does not match: a flipped byte in an entry or in the game's row, a row
   edited with ``sqlite3``, a row deleted or inserted in the middle, SQLite-level damage
@@ -37,7 +37,8 @@ Integrity — a store file is untrusted input (it may come from someone else, or
   malformed (flipped bytes in its b-tree pages, truncation) is reopened read-only so each
   game's intact prefix can still be named and exported. Stores of schema 1 (no digests,
   pickled snapshots) are migrated once, in one transaction: digests computed, pickled
-  snapshots deleted unread.
+  snapshots deleted unread; stores of schema 2 get room for stored definitions, and their old
+  "current game" is deleted unread (see ``_add_definitions``).
 - **Rows are parsed, never trusted**: ``players`` must be a list of names, ``events`` a list of
   known event records with fields of the right types (``codec``), else ``StoreDamaged``.
 
@@ -67,6 +68,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator
 
+from ..limits import MAX_TEXT_FILE_BYTES
 from ..paths import process_alive
 from . import codec
 from . import events as ev
@@ -74,8 +76,10 @@ from .core import TrackerError
 
 #: ``meta.format`` of every store this cardpress writes; a file without it is not ours.
 STORE_FORMAT = "cardpress-track-store"
-#: 1: no digests, pickled snapshots (migrated on open); 2: chained digests, JSON snapshots.
-SCHEMA_VERSION = 2
+#: 1: no digests, pickled snapshots; 2: chained digests, JSON snapshots, a "current" game in
+#: ``meta``; 3: a game of a designer's folder keeps its ``game.yaml`` text, no "current" game.
+#: Older schemas are migrated on open.
+SCHEMA_VERSION = 3
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS games (
@@ -83,7 +87,8 @@ CREATE TABLE IF NOT EXISTS games (
     game TEXT NOT NULL,          -- shipped game id or the game folder's path
     ruleset TEXT NOT NULL,
     players TEXT NOT NULL,       -- JSON list of names
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    definition TEXT              -- a game folder's game.yaml as it was at `track new` (NULL: shipped game)
 );
 CREATE TABLE IF NOT EXISTS entries (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -220,6 +225,9 @@ class GameRow:
     ruleset: str
     players: tuple[str, ...]
     created: float
+    #: A game folder's ``game.yaml`` text as it was when the game started (None: a shipped game,
+    #: or a store written before definitions were kept), so the game outlives its folder.
+    definition: str | None = None
 
 
 # ---------------------------------------------------------------------------- digests
@@ -244,16 +252,22 @@ def _digest(previous: str, text: str) -> str:
     return hashlib.sha256((previous + text).encode("utf-8")).hexdigest()
 
 
-def chain_seed(game: str, ruleset: str, players: tuple[str, ...] | list[str]) -> str:
-    """What entry 1 chains from: the game's row (what is played, by whom), so damage to the row
-    is caught like damage to an entry. The game's id is left out: ``import --as`` renames."""
-    return hashlib.sha256(codec.canonical({"game": game, "players": list(players), "ruleset": ruleset})
-                          .encode("utf-8")).hexdigest()
+def chain_seed(game: str, ruleset: str, players: tuple[str, ...] | list[str],
+               definition: str | None = None) -> str:
+    """What entry 1 chains from: the game's row (what is played, by whom, under which stored
+    definition), so damage to the row is caught like damage to an entry. The game's id is left
+    out: ``import --as`` renames. A row without a stored definition seeds as before definitions
+    were kept, so older chains stay valid."""
+    row: dict[str, Any] = {"game": game, "players": list(players), "ruleset": ruleset}
+    if definition is not None:
+        row["definition"] = hashlib.sha256(definition.encode("utf-8")).hexdigest()
+    return hashlib.sha256(codec.canonical(row).encode("utf-8")).hexdigest()
 
 
 def _mismatch(seq: int) -> str:
     if seq == 1:
-        return "entry 1 (or the game's row it seals: its game and players) does not match its checksum"
+        return ("entry 1 (or the game's row it seals: its game, players and stored definition) does not "
+                "match its checksum")
     return f"entry {seq} does not match its checksum"
 
 
@@ -327,6 +341,8 @@ class Store:
         self.conn: sqlite3.Connection | None = None
         #: Why the file is damaged, when it opened only for reading what is left (see ``_open_damaged``).
         self.damage: str = ""
+        #: What the games' ``definition`` is read from (``NULL`` in a damaged file of schema 2).
+        self._definition_column = "definition"
         self._check_file()
         try:
             self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_SECONDS)
@@ -360,6 +376,12 @@ class Store:
         if not marker or marker[0] != STORE_FORMAT:
             conn.close()
             return False
+        try:
+            columns = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
+        except sqlite3.Error:
+            columns = set()
+        if "definition" not in columns:
+            self._definition_column = "NULL"     # a schema-2 file: read-only here, so not migrated
         self.conn, self.damage = conn, damage
         return True
 
@@ -451,11 +473,13 @@ class Store:
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall()) if "meta" in tables else {}
         if meta.get("format") == STORE_FORMAT:
             version = meta.get("schema")
-            if version != str(SCHEMA_VERSION):
+            if version not in (str(SCHEMA_VERSION), *_UPGRADABLE):
                 raise NotAStore(f"{self.path} has store schema {version!r}; this cardpress reads schema "
                                 f"{SCHEMA_VERSION} (a newer cardpress wrote it?)")
             if not {"games", "entries", "snapshots"} <= tables:
                 raise StoreDamaged(f"{self.path} is damaged: its tables are missing")
+            if version != str(SCHEMA_VERSION):
+                self._upgrade()
             return
         if {"games", "entries", "meta", "snapshots"} <= tables and "format" not in meta:
             self._migrate()
@@ -473,6 +497,7 @@ class Store:
                 if "digest" not in columns:
                     conn.execute("ALTER TABLE entries ADD COLUMN digest TEXT")
                 conn.execute("DELETE FROM snapshots")   # schema 1 pickled them: never unpickle a file's bytes
+                self._add_definitions()
                 for (game_id,) in conn.execute("SELECT id FROM games").fetchall():
                     self._migrate_game(game_id)
                 conn.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
@@ -481,6 +506,30 @@ class Store:
             conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
+
+    def _upgrade(self) -> None:
+        """Schema 2 → 3, once, in one transaction (another process may have done it first)."""
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] != str(SCHEMA_VERSION):
+                self._add_definitions()
+                conn.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def _add_definitions(self) -> None:
+        """Room for stored definitions, and the end of the "current game": a command without
+        ``--game`` used to go to the last game started or resumed, which sent one table's
+        commands to another table's game; the old key is deleted, never read. Games stored
+        before keep no definition (their folder is read, as it always was) and seed their chain
+        as before."""
+        columns = {r[1] for r in self.conn.execute("PRAGMA table_info(games)")}
+        if "definition" not in columns:
+            self.conn.execute("ALTER TABLE games ADD COLUMN definition TEXT")
+        self.conn.execute("DELETE FROM meta WHERE key = 'current'")
 
     def _migrate_game(self, game_id: str) -> None:
         """Digest a game's entries in order; from an unreadable one on, digests stay NULL (reported on open)."""
@@ -659,38 +708,48 @@ class Store:
     def add_game(self, row: GameRow) -> None:
         """Insert a game row (call inside ``transaction``)."""
         try:
-            self.conn.execute("INSERT INTO games(id, game, ruleset, players, created) VALUES (?,?,?,?,?)",
+            self.conn.execute("INSERT INTO games(id, game, ruleset, players, created, definition) "
+                              "VALUES (?,?,?,?,?,?)",
                               (row.id, row.game, row.ruleset, json.dumps(list(row.players), ensure_ascii=False),
-                               row.created))
+                               row.created, row.definition))
         except sqlite3.IntegrityError:
             raise TrackerError(f"a game with id {row.id!r} already exists in {self.path}") from None
         except sqlite3.Error as exc:
             raise self._error(exc, "write") from None
 
     def _game_row(self, row: tuple) -> GameRow:
-        gid, game, ruleset, players, created = row
+        gid, game, ruleset, players, created, definition = row
         try:
             names = json.loads(players) if type(players) is str else None
         except (ValueError, RecursionError):
             names = None
         ok = (type(gid) is str and type(game) is str and type(ruleset) is str and type(created) in (int, float)
               and type(names) is list and all(type(n) is str and 0 < len(n) <= MAX_NAME_CHARS for n in names)
-              and len(game) <= MAX_GAME_REF_CHARS and len(ruleset) <= MAX_NAME_CHARS)
+              and len(game) <= MAX_GAME_REF_CHARS and len(ruleset) <= MAX_NAME_CHARS
+              and (definition is None or (type(definition) is str and len(definition) <= MAX_TEXT_FILE_BYTES)))
         if not ok:
-            raise StoreDamaged(f"game {gid!r} in {self.path} is damaged: its game row (game, players) is "
-                               f"unreadable", gid if type(gid) is str else None, 0)
-        return GameRow(gid, game, ruleset, tuple(names), float(created))
+            raise StoreDamaged(f"game {gid!r} in {self.path} is damaged: its game row (game, players, stored "
+                               f"definition) is unreadable", gid if type(gid) is str else None, 0)
+        return GameRow(gid, game, ruleset, tuple(names), float(created), definition)
 
     def game(self, game_id: str) -> GameRow:
         with self._guard("read"):
-            row = self.conn.execute("SELECT id, game, ruleset, players, created FROM games NOT INDEXED WHERE id = ?",
-                                    (game_id,)).fetchone()
+            row = self.conn.execute(f"SELECT id, game, ruleset, players, created, {self._definition_column} "
+                                    "FROM games NOT INDEXED WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             mark = self._read_marks().get(game_id)
             if mark:
                 raise self._short(game_id, 0, mark[0])
             raise UnknownGame(f"no game {game_id!r} in {self.path} (see: cardpress track list)")
         return self._game_row(row)
+
+    def game_ids(self) -> list[str]:
+        """The ids of the stored games, read from the table itself (no index, no side record):
+        this works on a damaged file too, so a store's only game can still be opened and its
+        damage named precisely."""
+        with self._guard("read"):
+            return [r[0] for r in self.conn.execute("SELECT id FROM games NOT INDEXED ORDER BY rowid")
+                    if type(r[0]) is str]
 
     def games(self) -> list[tuple[GameRow, int, float]]:
         """Every game with its entry count and last activity, most recent first.
@@ -700,10 +759,10 @@ class Store:
         self._refuse_damaged()
         with self._guard("read"):
             rows = self.conn.execute(
-                "SELECT g.id, g.game, g.ruleset, g.players, g.created, COUNT(e.seq), "
+                f"SELECT g.id, g.game, g.ruleset, g.players, g.created, {self._definition_column}, COUNT(e.seq), "
                 "COALESCE(MAX(e.created), g.created) "
-                "FROM games g LEFT JOIN entries e ON e.game_id = g.id GROUP BY g.id ORDER BY 7 DESC").fetchall()
-        out = [(self._game_row(r[:5]), r[5], r[6]) for r in rows]
+                "FROM games g LEFT JOIN entries e ON e.game_id = g.id GROUP BY g.id ORDER BY 8 DESC").fetchall()
+        out = [(self._game_row(r[:6]), r[6], r[7]) for r in rows]
         known = {r.id: n for r, n, _ in out}
         for gid, (seq, _) in self._read_marks().items():
             if known.get(gid, 0) < seq:
@@ -734,7 +793,7 @@ class Store:
 
     def _seed(self, game_id: str) -> str:
         row = self.game(game_id)
-        return chain_seed(row.game, row.ruleset, row.players)
+        return chain_seed(row.game, row.ruleset, row.players, row.definition)
 
     def digest_at(self, game_id: str, seq: int) -> str | None:
         if seq == 0:
@@ -896,17 +955,30 @@ class Store:
         with self.transaction():
             self.conn.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
 
-    # ------------------------------------------------------------------ current game
+    # ------------------------------------------------------------------ which games are still played
 
-    def current(self) -> str | None:
+    def ended(self) -> set[str]:
+        """Ids of the games whose end is in effect: a command entry that ended the game and was
+        not undone (or was redone). Read from the log's rows without replaying any game, so a
+        command that does not name its game can tell which games are still being played.
+
+        The marker cannot be faked by text a player typed: inside a JSON string its quotes are
+        escaped, so ``"type":"GameEnded"`` only ever matches an event's own type field.
+        """
         with self._guard("read"):
-            row = self.conn.execute("SELECT value FROM meta WHERE key = 'current'").fetchone()
-        return row[0] if row and type(row[0]) is str else None
+            rows = self.conn.execute(
+                "SELECT DISTINCT e.game_id FROM entries e WHERE e.kind = 'command' "
+                f"AND instr(e.events, '{_ENDED_MARK}') > 0 "
+                "AND COALESCE((SELECT u.kind FROM entries u WHERE u.game_id = e.game_id AND u.target = e.seq "
+                "AND u.kind IN ('undo', 'redo') ORDER BY u.seq DESC LIMIT 1), 'redo') = 'redo'").fetchall()
+        return {r[0] for r in rows if type(r[0]) is str}
 
-    def set_current(self, game_id: str) -> None:
-        with self.transaction():
-            self.conn.execute("INSERT INTO meta(key, value) VALUES ('current', ?) "
-                              "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (game_id,))
+
+#: Store schemas this cardpress migrates on open.
+_UPGRADABLE = ("2",)
+
+#: How an ending event's type reads in an entry's canonical ``events`` text.
+_ENDED_MARK = codec.canonical({codec.TAG: ev.GameEnded.__name__})[1:-1]
 
 
 def _parse_row(row: tuple, where: str) -> Entry:
