@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import inspect
 import json
+import os
 import shlex
 import sqlite3
 import sys
@@ -82,20 +83,11 @@ def _store(db: Path | None) -> Iterator[Store]:
         _fail(f"{db}: {exc}")
 
 
-def _from_env() -> bool:
-    """``--game`` came from ``CARDPRESS_GAME`` rather than the command line."""
-    import click
-
-    ctx = click.get_current_context(silent=True)
-    source = ctx.get_parameter_source("game") if ctx is not None else None
-    return source is not None and source.name == "ENVIRONMENT"
-
-
 def _live(store: Store, game: str | None) -> LiveGame:
     try:
         live = LiveGame(store, pick_game(store, game))
     except UnknownGame as exc:
-        if game and _from_env():
+        if game and os.environ.get(GAME_ENV) == game:   # a stale variable, or another store's game
             raise UnknownGame(f"{exc} ({GAME_ENV}={game} is set in this terminal)") from None
         raise
     if live.definition_note:

@@ -79,27 +79,26 @@ class CardsUnavailable(IllegalCommand):
 
 
 class _CardsUnknown(Mapping):
-    """The cards of a game whose folder is gone or changed: any look-up refuses the command,
-    naming why, instead of answering "no such card" for a card that may well exist."""
+    """The cards of a game whose folder is gone or changed: no card is known, as for a card the
+    data lacks (a command given every number it needs still works: ``activate … --duration``),
+    and each look-up is remembered, so a refusal that followed one can say the card data is
+    unknown rather than leave "unknown card" standing for a card that may well exist."""
 
     def __init__(self, why: str):
-        self._why = why
-
-    def _refuse(self):
-        raise CardsUnavailable(f"this command needs the game's cards, which are unknown: {self._why}; "
-                               f"commands that take only numbers (next, undo, life…) still work")
+        self.why = why
+        self.asked = False
 
     def __getitem__(self, key: str) -> Card:
-        self._refuse()
+        self.asked = True
+        raise KeyError(key)
 
     def __iter__(self) -> Iterator[str]:
-        self._refuse()
+        self.asked = True
+        return iter(())
 
     def __len__(self) -> int:
-        self._refuse()
-
-    def __contains__(self, key: object) -> bool:
-        self._refuse()
+        self.asked = True
+        return 0
 
 
 #: Why a game runs on its stored definition: (English for errors, Chinese for the board and log).
@@ -413,8 +412,22 @@ class LiveGame:
         """Apply a command (``next``, ``spend``…) once; a refusal raises and stores nothing."""
         name = command.replace("-", "_")
         clean = {k: v for k, v in args.items() if v is not None}
-        return self._append(op_id, (name, clean), lambda: ("command", name, clean, None,
-                                                           run_command(self.state, self.ctx, name, clean)))
+        return self._append(op_id, (name, clean), lambda: ("command", name, clean, None, self._cards_said(
+            lambda: run_command(self.state, self.ctx, name, clean))))
+
+    def _cards_said(self, run: Callable[[], Any]) -> Any:
+        """``run()``; a refusal after a card look-up in a game without its cards says why they are unknown."""
+        cards = self.ctx.cards
+        if not isinstance(cards, _CardsUnknown):
+            return run()
+        cards.asked = False
+        try:
+            return run()
+        except IllegalCommand as exc:
+            if not cards.asked:
+                raise
+            raise CardsUnavailable(f"{exc} — the card data is unknown: {cards.why}; give the numbers the command "
+                                   f"asks for, or restore the game folder") from None
 
     def undo(self, op_id: str | None = None) -> Outcome:
         """Take back the last command in effect, with everything it triggered."""
@@ -440,7 +453,7 @@ class LiveGame:
         spec = commands_of(self.ctx).get(name)
         if spec is None or not spec.query:
             raise IllegalCommand(f"{self.defn.id} has no query {name!r}")
-        return spec.run(self.state, self.ctx, **args)
+        return self._cards_said(lambda: spec.run(self.state, self.ctx, **args))
 
     # -------------------------------------------------------------------- export
 
