@@ -90,6 +90,11 @@ def _live(store: Store, game: str | None) -> LiveGame:
         if game and os.environ.get(GAME_ENV) == game:   # a stale variable, or another store's game
             raise UnknownGame(f"{exc} ({GAME_ENV}={game} is set in this terminal)") from None
         raise
+    if game is None and len(store.game_ids()) > 1:
+        # Chosen because it is the only one in progress: say which, so a table whose own game
+        # just ended sees at once that this command went to another table's game.
+        typer.secho(f"→ game {live.id} (the only game in progress in this store; --game or {GAME_ENV} picks "
+                    f"another)", err=True)
     if live.definition_note:
         typer.secho(live.definition_note, err=True)
     return live

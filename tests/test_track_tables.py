@@ -77,7 +77,8 @@ def test_two_terminals_never_cross_and_a_bare_command_is_refused_with_both_games
     assert cli(db, "concede", "乙", env=table_1).exit_code == 0
     listing = cli(db, "list").output
     assert f"{duel}  duel  甲 vs 乙  finished" in listing and f"{ridm}  ridm  X vs Y  in progress" in listing
-    assert cli(db, "note", "只剩一桌").exit_code == 0
+    alone = cli(db, "note", "只剩一桌")
+    assert alone.exit_code == 0 and f"→ game {ridm} (the only game in progress in this store" in alone.stderr
     assert commands_of(db, ridm)[-1] == ("note", {"text": "只剩一桌"})
     assert [c for c, _ in commands_of(db, duel)] == ["life", "note", "concede"]
 
