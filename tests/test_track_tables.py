@@ -250,3 +250,36 @@ def test_shipped_games_keep_no_definition(tmp_path):
     live = LiveGame.new(Store(tmp_path / "games.sqlite"), "duel", ("甲", "乙"))
     assert live.row.game == "duel" and live.row.definition is None
     assert "definition" not in live.export()["game"]
+
+
+def test_a_game_is_in_progress_until_its_end_is_in_effect(tmp_path):
+    store = Store(tmp_path / "games.sqlite")
+    a = LiveGame.new(store, "duel", ("甲", "乙"), game_id="a")
+    LiveGame.new(store, "ridm", ("X", "Y"), game_id="b")
+    a.do("note", text="concede 乙")                # a typed text is never taken for an ending
+    assert store.ended() == set()
+    a.do("concede", player="乙")
+    assert store.ended() == {"a"} and pick_game(store) == "b"
+    a.undo()
+    assert store.ended() == set()
+    a.redo()
+    assert store.ended() == {"a"}
+    a.undo()
+    a.do("life", player="甲", delta=-1)             # the undone end can no longer come back
+    assert store.ended() == set()
+
+
+def test_an_export_carries_its_definition_sealed_and_only_for_a_folder(tmp_path, game_copy):
+    live = LiveGame.new(Store(tmp_path / "games.sqlite"), game_copy("ridm"), ("X", "Y"))
+    data = json.loads(json.dumps(live.export()))
+    tampered = json.loads(json.dumps(data))
+    tampered["game"]["definition"] = data["game"]["definition"].replace("starting_sanity: 3", "starting_sanity: 9")
+    log = tmp_path / "t.json"
+    log.write_text(json.dumps(tampered), encoding="utf-8")
+    result = cli(tmp_path / "other.sqlite", "import", str(log))
+    assert result.exit_code == 1 and "entry 1: its checksum does not match" in result.output
+    shipped = json.loads(json.dumps(LiveGame.new(live.store, "ridm", ("X", "Y")).export()))
+    shipped["game"]["definition"] = data["game"]["definition"]
+    log.write_text(json.dumps(shipped), encoding="utf-8")
+    result = cli(tmp_path / "other.sqlite", "import", str(log))
+    assert result.exit_code == 1 and "game.definition" in result.output and "belongs to a game folder" in result.output

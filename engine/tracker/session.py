@@ -727,11 +727,12 @@ def pick_game(store: Store, game_id: str | None = None) -> str:
         raise NoGame(f"no game in {store.path} yet: start one with `cardpress track new GAME --players A B`")
     if len(ids) == 1:
         return ids[0]           # opening it names any damage precisely (``LiveGame``)
-    rows = store.games()
     ended = store.ended()
-    playing = [r for r in rows if r[0].id not in ended]
+    playing = [gid for gid in ids if gid not in ended]
     if len(playing) == 1:
-        return playing[0][0].id
+        return playing[0]
+    rows = store.games()        # only to list the candidates: it counts every game's entries
+    playing = [r for r in rows if r[0].id not in ended]
     if playing:
         head = f"{len(playing)} games in {store.path} are in progress, so a command must say which one"
     else:

@@ -958,21 +958,23 @@ class Store:
     # ------------------------------------------------------------------ which games are still played
 
     def ended(self) -> set[str]:
-        """Ids of the games whose end is in effect: a command entry that ended the game and was
-        not undone (or was redone). Read from the log's rows without replaying any game, so a
-        command that does not name its game can tell which games are still being played.
+        """Ids of the games whose end is in effect, read from a few rows per game, replaying none.
 
+        Once a game has ended only undo and redo are accepted (``GameOver``), so a game is over
+        exactly when its last command entry ended it and is in effect: no undo of it since, or
+        a redo after the last undo. Only entries after that one are read (the undo/redo tail).
         The marker cannot be faked by text a player typed: inside a JSON string its quotes are
         escaped, so ``"type":"GameEnded"`` only ever matches an event's own type field.
         """
         with self._guard("read"):
             rows = self.conn.execute(
-                "SELECT DISTINCT e.game_id FROM entries e WHERE e.kind = 'command' "
-                f"AND instr(e.events, '{_ENDED_MARK}') > 0 "
-                "AND COALESCE((SELECT u.kind FROM entries u WHERE u.game_id = e.game_id AND u.target = e.seq "
-                "AND u.kind IN ('undo', 'redo') ORDER BY u.seq DESC LIMIT 1), 'redo') = 'redo'").fetchall()
+                "SELECT g.id FROM games g WHERE ("
+                f"  SELECT instr(e.events, '{_ENDED_MARK}') > 0 AND COALESCE(("
+                "    SELECT u.kind FROM entries u WHERE u.game_id = e.game_id AND u.seq > e.seq "
+                "    AND u.target = e.seq AND u.kind IN ('undo', 'redo') ORDER BY u.seq DESC LIMIT 1), 'redo') = 'redo' "
+                "  FROM entries e WHERE e.game_id = g.id AND e.kind = 'command' ORDER BY e.seq DESC LIMIT 1)"
+            ).fetchall()
         return {r[0] for r in rows if type(r[0]) is str}
-
 
 #: Store schemas this cardpress migrates on open.
 _UPGRADABLE = ("2",)
