@@ -28,7 +28,8 @@ from engine.tracker import LiveGame, Store
 from engine.live.script import parse_line
 from engine.tracker.core import commands_of
 from engine.tracker.kit import CommandSpec, Param, declared_commands, fill, shipped_numbers
-from engine.tracker.session import FIRST_RANDOM, GAME_ENV, import_game, intact_export, parse_log, pick_game
+from engine.tracker.session import (FIRST_RANDOM, GAME_ENV, activity_time, import_game, intact_export, parse_log,
+                                    pick_game)
 from engine.tracker.store import UnknownGame
 from engine.tracker.view import live_status, log_lines
 
@@ -156,8 +157,6 @@ def list_games(db: Db = None, as_json: AsJson = False) -> None:
 
     Example: cardpress track list --json
     """
-    import time
-
     with _store(db) as store:
         rows = store.games()
         ended = store.ended()
@@ -170,8 +169,8 @@ def list_games(db: Db = None, as_json: AsJson = False) -> None:
             typer.echo("no games yet: cardpress track new GAME --players A --players B")
         for r, n, last in rows:
             state = "finished" if r.id in ended else "in progress"
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(last))
-            typer.echo(f"{r.id}  {r.ruleset}  {' vs '.join(r.players)}  {state}, last activity {when} ({n} entries)")
+            typer.echo(f"{r.id}  {r.ruleset}  {' vs '.join(r.players)}  {state}, last activity "
+                       f"{activity_time(last)} ({n} entries)")
 
 
 @app.command("resume", rich_help_panel=GAMES)

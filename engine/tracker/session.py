@@ -19,6 +19,7 @@ import json
 import os
 import re
 import secrets
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -706,9 +707,8 @@ class WhichGame(TrackerError):
     """A command names no game and the store has more than one it could mean."""
 
 
-def _when(ts: float) -> str:
-    import time
-
+def activity_time(ts: float) -> str:
+    """A game's last activity as players read it (local time, to the minute)."""
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
 
 
@@ -737,7 +737,7 @@ def pick_game(store: Store, game_id: str | None = None) -> str:
         head = f"{len(playing)} games in {store.path} are in progress, so a command must say which one"
     else:
         head = f"no game in {store.path} is in progress; say which finished game you mean"
-    listing = "\n".join(f"  {r.id}  {r.ruleset}  {' vs '.join(r.players)}  (last activity {_when(last)})"
+    listing = "\n".join(f"  {r.id}  {r.ruleset}  {' vs '.join(r.players)}  (last activity {activity_time(last)})"
                         for r, _, last in (playing or rows))
     raise WhichGame(f"{head}:\n{listing}\npick one with --game ID, or once per terminal: export {GAME_ENV}=ID")
 
