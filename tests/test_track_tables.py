@@ -283,3 +283,27 @@ def test_an_export_carries_its_definition_sealed_and_only_for_a_folder(tmp_path,
     log.write_text(json.dumps(shipped), encoding="utf-8")
     result = cli(tmp_path / "other.sqlite", "import", str(log))
     assert result.exit_code == 1 and "game.definition" in result.output and "belongs to a game folder" in result.output
+
+
+def test_an_old_folder_game_without_a_stored_definition_reads_its_folder_as_before(tmp_path, game_copy):
+    db = tmp_path / "games.sqlite"
+    folder = game_copy("ridm")
+    live = LiveGame.new(Store(db), folder, ("X", "Y"))
+    live.do("note", text="旧对局")
+    live.store.close()
+    conn = sqlite3.connect(db)                     # as schema 2 stored it: the folder's path only
+    conn.execute("ALTER TABLE games DROP COLUMN definition")
+    conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema'")
+    from engine.tracker.store import chain_seed, entry_digest
+    previous = chain_seed(str(folder), "ridm", ("X", "Y"))
+    for entry in live.entries():                   # its chain was seeded without a definition
+        previous = entry_digest(previous, entry)
+        conn.execute("UPDATE entries SET digest = ? WHERE game_id = ? AND seq = ?", (previous, live.id, entry.seq))
+    conn.commit()
+    conn.close()
+    (tmp_path / "games.sqlite.seqs").unlink()     # it recorded the new chain's digests
+    again = LiveGame(Store(db), live.id)
+    assert again.row.definition is None and again.definition_note == "" and again.state == live.state
+    shutil.rmtree(folder)
+    result = cli(db, "status")
+    assert result.exit_code == 1 and f"no game {str(folder)!r}" in result.output
