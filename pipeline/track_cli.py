@@ -25,7 +25,7 @@ from engine.errors import CardpressError
 from engine.limits import MAX_IMPORT_BYTES
 from engine.paths import read_bounded
 from engine.tracker import LiveGame, Store
-from engine.live.script import parse_line
+from engine.live.script import complete, parse_line
 from engine.tracker.core import commands_of
 from engine.tracker.kit import CommandSpec, Param, declared_commands, fill, shipped_numbers
 from engine.tracker.session import (FIRST_RANDOM, GAME_ENV, activity_time, import_game, intact_export, parse_log,
@@ -396,6 +396,72 @@ PLAY_HELP = """Enter or n: next phase · u: undo · r: redo · l: log · s: boar
 Actions: COMMAND ARGS… (e.g. "spend A 3", "damage B 5 outpost=2", "push B 无效 --negates 1", "resolve")"""
 
 
+#: Words a card-naming parameter may complete to (the card data's names).
+_CARD_PARAMS = ("operator", "skill", "name", "requirement")
+
+
+def _line_reader(live: LiveGame, commands: dict[str, CommandSpec]) -> Callable[[], str | None]:
+    """``read()`` → the next table line, or None at the end. At a terminal: line editing,
+    history (kept in the data folder) and Tab completion of commands, players, choices, options
+    and card names, all from the declarations; from a pipe: plain lines."""
+    if not sys.stdin.isatty():
+        def read_pipe() -> str | None:
+            typer.echo("> ", nl=False)
+            return sys.stdin.readline() or None
+
+        return read_pipe
+    import atexit
+    import readline
+
+    from engine.paths import user_data_dir
+
+    history = user_data_dir() / "play-history"
+    try:
+        readline.read_history_file(history)
+    except OSError:
+        pass
+    readline.set_history_length(1000)
+    atexit.register(_save_history, readline, history)
+    players = tuple(p.name for p in live.state.players)
+    cards: dict[str, tuple[str, ...]] = {}
+
+    def words_for() -> dict[str, tuple[str, ...]]:
+        if not cards:
+            try:
+                names = tuple(sorted({c.name for c in live.ctx.cards.values()}))
+            except CardpressError:
+                names = ()  # card data unavailable (a moved folder): commands still complete
+            cards.update({name: names for name in _CARD_PARAMS})
+        return cards
+
+    def completer(text: str, index: int) -> str | None:
+        line = readline.get_line_buffer()[:readline.get_endidx()]
+        found = complete(line, commands, players, words_for())
+        if len(found) == 1:
+            found = [found[0] + " "]  # a whole word: the next one can be typed at once
+        return found[index] if index < len(found) else None
+
+    readline.set_completer_delims(" \t")
+    readline.set_completer(completer)
+    readline.parse_and_bind("tab: complete")
+
+    def read_tty() -> str | None:
+        try:
+            return input("> ")
+        except EOFError:
+            return None
+
+    return read_tty
+
+
+def _save_history(readline: Any, path: Path) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        readline.write_history_file(path)
+    except OSError:
+        pass  # history is a convenience; a read-only home must not break the table
+
+
 @app.command(rich_help_panel=GAMES)
 def play(db: Db = None, game: GameId = None) -> None:
     """Table mode: Enter (or n) advances the phase, short commands act, the board is redrawn after each.
@@ -409,10 +475,10 @@ def play(db: Db = None, game: GameId = None) -> None:
         commands = commands_of(live.ctx)
         typer.echo(board(live))
         typer.echo(PLAY_HELP)
+        read = _line_reader(live, commands)
         while True:
-            typer.echo("> ", nl=False)
-            line = sys.stdin.readline()
-            if not line:
+            line = read()
+            if line is None:
                 typer.echo("")
                 break
             cmd = line.strip()

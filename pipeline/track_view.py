@@ -39,6 +39,8 @@ def board(live: LiveGame) -> str:
     lines = [f"{s['game_name']} · {s['id']}",
              f"{live.ctx.turn_label(s['turn'], s['round'])} 行动方：{s['active']}",
              f"阶段：{phases}"]
+    if live.definition_note:  # a folder game whose folder moved: say what the board runs on
+        lines.insert(1, f"⚠ {live.definition_note}")
     if s["ruleset"] == "backrooms":
         lines.append(f"层级：{s['level']} | {s['rounds_to_cut']}回合后切出，下一层级：{s['next_level']}")
     rules = live.defn.rules
