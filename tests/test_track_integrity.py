@@ -805,6 +805,30 @@ def test_two_writers_lose_and_duplicate_nothing(tmp_path):
     assert final.store.verify(live.id)[0] == len(entries)
 
 
+def test_a_writer_committing_while_another_verifies_is_not_damage(tmp_path, monkeypatch):
+    # The race behind a rare two-writer failure: a reader walked the table, another writer then
+    # committed and recorded its mark in FILE.seqs, and the reader — reading the marks only
+    # now — saw a mark beyond its walk and called the store damaged. Marks are read first.
+    db = tmp_path / "g.sqlite"
+    live = notes_game(db, 3)
+    other = LiveGame(Store(db), live.id, cards={})
+    reader = Store(db)
+    walk = Store._walk
+
+    def walk_then_other_commits(self, game_id):
+        result = walk(self, game_id)
+        if self is reader:
+            other.do("note", text="meanwhile")
+            other.store.flush_marks()
+        return result
+
+    monkeypatch.setattr(Store, "_walk", walk_then_other_commits)
+    assert reader.verify(live.id)[0] == 3          # what it walked; the newer entry is no damage
+    assert reader.recorded(live.id) == 4
+    monkeypatch.setattr(Store, "_walk", walk)
+    assert reader.verify(live.id)[0] == 4
+
+
 def test_store_errors_are_cardpress_errors():
     for cls in (StoreDamaged, StoreUnavailable, DiskFull, NotAStore, OpIdReused):
         assert issubclass(cls, CardpressError)

@@ -677,6 +677,7 @@ def import_game(store: Store, data: Any, game_id: str | None = None, source: str
 
 def intact_export(store: Store, game_id: str) -> tuple[dict[str, Any], int, str]:
     """The intact prefix of a damaged game as an export: (data, entries kept, why it stops — "" if whole)."""
+    recorded = store.recorded(game_id)  # before the table: a mark never runs ahead of what is read next
     row = store.game(game_id)
     entries, why = store.intact_entries(game_id)
     replay, kept = Replay(), []
@@ -687,7 +688,6 @@ def intact_export(store: Store, game_id: str) -> tuple[dict[str, Any], int, str]
             why = str(exc)
             break
         kept.append(entry)
-    recorded = store.recorded(game_id)
     if not why and recorded > len(kept):
         why = f"{recorded} entries were written, only {len(kept)} remain"
     data = {"format": FORMAT, "version": FORMAT_VERSION, "game": _game_json(row),

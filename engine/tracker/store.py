@@ -733,11 +733,11 @@ class Store:
         return GameRow(gid, game, ruleset, tuple(names), float(created), definition)
 
     def game(self, game_id: str) -> GameRow:
+        mark = self._read_marks().get(game_id)  # before the table: see verify()
         with self._guard("read"):
             row = self.conn.execute(f"SELECT id, game, ruleset, players, created, {self._definition_column} "
                                     "FROM games NOT INDEXED WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            mark = self._read_marks().get(game_id)
             if mark:
                 raise self._short(game_id, 0, mark[0])
             raise UnknownGame(f"no game {game_id!r} in {self.path} (see: cardpress track list)")
@@ -757,6 +757,7 @@ class Store:
         Raises ``StoreDamaged`` when a game ``FILE.seqs`` recorded is gone (lost WAL frames).
         """
         self._refuse_damaged()
+        marks = self._read_marks()  # before the table: see verify()
         with self._guard("read"):
             rows = self.conn.execute(
                 f"SELECT g.id, g.game, g.ruleset, g.players, g.created, {self._definition_column}, COUNT(e.seq), "
@@ -764,7 +765,7 @@ class Store:
                 "FROM games g LEFT JOIN entries e ON e.game_id = g.id GROUP BY g.id ORDER BY 8 DESC").fetchall()
         out = [(self._game_row(r[:6]), r[6], r[7]) for r in rows]
         known = {r.id: n for r, n, _ in out}
-        for gid, (seq, _) in self._read_marks().items():
+        for gid, (seq, _) in marks.items():
             if known.get(gid, 0) < seq:
                 raise self._short(gid, known.get(gid, 0), seq)
         return out
@@ -835,10 +836,13 @@ class Store:
         if self.damage:
             kept, _ = self.intact_entries(game_id)
             raise _damaged_game(self.path, game_id, len(kept), f"the database file is damaged ({self.damage})")
+        # FILE.seqs first, the database after: marks are written only after their commit, so a
+        # mark read first never runs ahead of the table read next — even while another writer
+        # commits in between (read the other way round, that race looked like lost entries).
+        mark = self._read_marks().get(game_id)
         good, digest, why = self._walk(game_id)
         if why:
             raise _damaged_game(self.path, game_id, good, why)
-        mark = self._read_marks().get(game_id)
         if mark and mark[0] > good:
             raise self._short(game_id, good, mark[0])
         if mark and self.digest_at(game_id, mark[0]) != mark[1]:
