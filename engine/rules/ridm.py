@@ -13,14 +13,12 @@ from typing import Any, Mapping
 from ..decks import Deck
 from ..tracker import events as ev
 from ..tracker.core import Context, IllegalCommand, count, require_active, signed, who
-from ..tracker.kit import Commands, Param
+from ..tracker.kit import Commands, Param, yes_no
 from ..tracker.state import PlayerState, State
 
 RULESET = "ridm"
 COMMANDS = Commands(RULESET)
 SKILL = Param("skill", "text", "Skill card id or name.", metavar="SKILL")
-YES = ("yes", "y", "true", "1", "on", "是", "有")
-NO = ("no", "n", "false", "0", "off", "否", "无")
 
 
 def setup(ctx: Context, players: tuple[str, ...], first: int, levels: tuple[str, ...] = (),
@@ -208,17 +206,6 @@ def end_skill(state: State, ctx: Context, player: Any, skill: str) -> list[ev.Ev
     raise IllegalCommand(f"{state.players[i].name} has no skill {skill!r} in effect")
 
 
-def _yes_no(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in YES:
-        return True
-    if text in NO:
-        return False
-    raise IllegalCommand(f"expected yes or no, got {value!r}")
-
-
 @COMMANDS.command(Param.player(), Param("present", "tristate", "yes: an enemy operator is in PLAYER's deploy "
                                                               "zone; no: it left.", True),
                   label="部署区敌方干员", labels={'present': '有敌方干员'}, help="Record an enemy operator entering (or leaving) a player's deploy zone: "
@@ -226,7 +213,7 @@ def _yes_no(value: Any) -> bool:
 def invade(state: State, ctx: Context, player: Any, present: Any = True) -> list[ev.Event]:
     """Record whether an enemy operator stands in ``player``'s deploy zone (sanity check at turn end)."""
     i = who(state, player)
-    flag = _yes_no(present)
+    flag = yes_no(present, "present")
     if state.players[i].enemy_in_deploy == flag:
         raise IllegalCommand(f"{state.players[i].name}'s deploy zone already {'holds' if flag else 'has no'} an enemy operator")
     why = "敌方干员进入部署区" if flag else "敌方干员离开部署区"

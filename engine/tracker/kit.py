@@ -33,8 +33,8 @@ ParamKind = Literal["player", "count", "signed", "int", "text", "choice", "flag"
 #: A parameter with no default must be given.
 REQUIRED: Any = object()
 
-_TRUE = frozenset({"true", "yes", "y", "1", "on", "是"})
-_FALSE = frozenset({"false", "no", "n", "0", "off", "否"})
+_TRUE = frozenset({"true", "yes", "y", "1", "on", "是", "有"})
+_FALSE = frozenset({"false", "no", "n", "0", "off", "否", "无"})
 #: Words that answer a yes/no parameter.
 YES_NO = _TRUE | _FALSE
 _SIGNED = re.compile(r"^[+\-−]?\d+$")
@@ -42,6 +42,18 @@ _SIGNED = re.compile(r"^[+\-−]?\d+$")
 
 class BadArgument(CardpressError):
     """A command argument typed at the table (or sent by the page) cannot be read as its kind."""
+
+
+def yes_no(raw: Any, what: str) -> bool:
+    """``yes``/``no``/``true``/``0``/``是``/``无``… as a bool; anything else is a ``BadArgument``."""
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise BadArgument(f"{what} must be yes or no, got {raw!r}")
 
 
 @dataclass(frozen=True)
@@ -103,14 +115,7 @@ class Param:
         if self.kind in ("count", "int", "signed"):
             return self._number(raw)
         if self.kind in ("flag", "tristate"):
-            if isinstance(raw, bool):
-                return raw
-            text = str(raw).strip().lower()
-            if text in _TRUE:
-                return True
-            if text in _FALSE:
-                return False
-            raise BadArgument(f"{self.name} must be yes or no, got {raw!r}")
+            return yes_no(raw, self.name)
         text = str(raw).strip()
         if self.kind == "choice" and text not in self.choices:
             raise BadArgument(f"{self.name} must be one of {', '.join(self.choices)}, got {text!r}")
