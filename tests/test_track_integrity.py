@@ -829,6 +829,29 @@ def test_a_writer_committing_while_another_verifies_is_not_damage(tmp_path, monk
     assert reader.verify(live.id)[0] == 4
 
 
+def test_a_writer_committing_during_the_walk_is_not_a_damaged_index(tmp_path, monkeypatch):
+    # The same family of race: the walk read the table, the other writer committed, and the
+    # index check (a second SELECT) found one entry more than the walk. Both now read one snapshot.
+    from engine.tracker import store as store_module
+
+    db = tmp_path / "g.sqlite"
+    live = notes_game(db, 3)
+    other = LiveGame(Store(db), live.id, cards={})
+    reader = Store(db)
+    fits, fired = store_module._row_fits, []
+
+    def row_fits_while_another_commits(row):
+        if not fired:
+            fired.append(True)
+            other.do("note", text="meanwhile")
+        return fits(row)
+
+    monkeypatch.setattr(store_module, "_row_fits", row_fits_while_another_commits)
+    assert reader.verify(live.id)[0] == 3 and fired
+    monkeypatch.setattr(store_module, "_row_fits", fits)
+    assert reader.verify(live.id)[0] == 4
+
+
 def test_store_errors_are_cardpress_errors():
     for cls in (StoreDamaged, StoreUnavailable, DiskFull, NotAStore, OpIdReused):
         assert issubclass(cls, CardpressError)

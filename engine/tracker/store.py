@@ -856,6 +856,25 @@ class Store:
         Walks the table itself in insertion order, not an index: a damaged index makes SQLite
         return too few rows without any error, so the index is then checked against the walk.
         """
+        with self._one_snapshot():
+            return self._walk_in_snapshot(game_id)
+
+    @contextmanager
+    def _one_snapshot(self) -> Iterator[None]:
+        """Statements inside read one state of the database. Without it each SELECT sees the
+        store as of its own start, and a writer committing between the walk and the index check
+        looked like a damaged index."""
+        if self.conn.in_transaction:
+            yield  # already inside a transaction: it is the snapshot
+            return
+        self.conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")  # read only: nothing to keep
+
+    def _walk_in_snapshot(self, game_id: str) -> tuple[int, str, str]:
         good, previous = 0, self._seed(game_id)
         try:
             cursor = self.conn.execute(f"SELECT {self._COLUMNS} FROM entries NOT INDEXED WHERE game_id = ? "
