@@ -209,7 +209,7 @@ def parse_yaml(text: str, file: Path | None = None) -> Any:
         reason = getattr(exc, "reason", None) or str(exc)
         raise DataError(Problem(f"malformed YAML: {reason}", Location(file, line))) from None
     except RecursionError:
-        raise DataError(Problem(f"lists and mappings are nested too deeply", Location(file))) from None
+        raise DataError(Problem("lists and mappings are nested too deeply", Location(file))) from None
     finally:
         loader.dispose()
 

@@ -12,7 +12,6 @@ import errno
 import inspect
 import json
 import os
-import shlex
 import sqlite3
 import sys
 from contextlib import contextmanager

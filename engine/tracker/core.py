@@ -16,28 +16,12 @@ from typing import Any, Callable, Mapping
 
 from ..cards import Card
 from ..definitions import GameDefinition
-from ..errors import CardpressError
 from . import events as ev
+from .errors import GameOver, IllegalCommand, TrackerError, UnknownCommand  # noqa: F401 - their public home was here
 from .kit import Commands, CommandSpec, Param
 from .state import State, apply
 
 Command = Callable[..., list[ev.Event]]
-
-
-class TrackerError(CardpressError):
-    """Base of the live-game tracker's errors."""
-
-
-class IllegalCommand(TrackerError):
-    """A command the rules (or the state of the game) refuse; nothing was changed."""
-
-
-class GameOver(IllegalCommand):
-    """The game has ended: only undo, redo and reading the game are allowed."""
-
-
-class UnknownCommand(IllegalCommand):
-    """No such command for this game."""
 
 
 @dataclass(frozen=True)

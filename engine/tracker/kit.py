@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Callable, Iterator, Literal, Mapping
 
-from ..errors import CardpressError
+from .errors import BadArgument
 
 ParamKind = Literal["player", "count", "signed", "int", "text", "choice", "flag", "tristate"]
 
@@ -38,10 +38,6 @@ _FALSE = frozenset({"false", "no", "n", "0", "off", "否", "无"})
 #: Words that answer a yes/no parameter.
 YES_NO = _TRUE | _FALSE
 _SIGNED = re.compile(r"^[+\-−]?\d+$")
-
-
-class BadArgument(CardpressError):
-    """A command argument typed at the table (or sent by the page) cannot be read as its kind."""
 
 
 def yes_no(raw: Any, what: str) -> bool:
