@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -13,8 +14,9 @@ from engine.definitions import load_game
 from pipeline.rulebook.build import RulebookOptions, build_rulebook, prepare
 
 GAMES = ("backrooms", "duel", "ridm")
-RULES_MD = Path("/work/shared/RULES.md")
-SECTION_OF = {"backrooms": "## 1.", "duel": "## 2.", "ridm": "## 3."}
+#: The Chinese terms the product's rules digest (RULES.md, kept outside this repository)
+#: introduces in parentheses, per game; copied here so a fresh clone tests on its own.
+RULES_MD_TERMS = Path(__file__).resolve().parent / "data" / "rules_md_terms.json"
 
 
 def squash(text: str) -> str:
@@ -75,16 +77,7 @@ def test_outline_has_every_chapter_in_order(books, game):
 
 def rules_md_terms(game: str) -> list[str]:
     """Chinese terms RULES.md introduces in parentheses in the game's section, e.g. 'cut out (切出)'."""
-    text = RULES_MD.read_text(encoding="utf-8")
-    start = text.index(SECTION_OF[game])
-    end = min((text.index(s, start + 1) for s in SECTION_OF.values() if s in text[start + 1:]), default=len(text))
-    body = "\n".join(line for line in text[start:end].splitlines() if not line.startswith("#"))  # no titles
-    terms = []
-    for inner in re.findall(r"\(([^()]*)\)", body, flags=re.S):
-        m = re.match(r"^([\u4e00-\u9fff]+)", inner)
-        if m:
-            terms.append(m.group(1))
-    return list(dict.fromkeys(terms))
+    return list(json.loads(RULES_MD_TERMS.read_text(encoding="utf-8"))[game])
 
 
 @pytest.mark.parametrize("game", GAMES)
