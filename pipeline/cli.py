@@ -315,7 +315,6 @@ def fonts() -> None:
 def main() -> None:
     """Entry point. Commands report their own errors; this is the last line of defence, so a
     user never sees a Python traceback, whatever goes wrong."""
-    import errno
     import sys
 
     try:
@@ -327,10 +326,10 @@ def main() -> None:
         typer.secho(f"error: {exc}", err=True, fg=typer.colors.RED)
         sys.exit(1)
     except OSError as exc:
-        reason = {errno.ENOSPC: "the disk is full", errno.EROFS: "the file system is read-only",
-                  errno.EACCES: "permission denied"}.get(exc.errno, exc.strerror or str(exc))
+        from .atomic import reason_of
+
         where = f" ({exc.filename})" if exc.filename else ""
-        typer.secho(f"error: {reason}{where}; nothing half-written was kept", err=True, fg=typer.colors.RED)
+        typer.secho(f"error: {reason_of(exc)}{where}; nothing half-written was kept", err=True, fg=typer.colors.RED)
         sys.exit(1)
     except MemoryError:
         typer.secho("error: out of memory (an input far larger than any card game needs?)", err=True,
