@@ -25,7 +25,7 @@ from .definitions import FieldSpec, GameDefinition
 from .errors import DataError, Location, Problem
 from .limits import (MAX_FIELD_CHARS, MAX_INT_DIGITS, MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, MAX_XLSX_RATIO,
                      MAX_XLSX_UNPACKED_BYTES)
-from .paths import UnsafePath, confine, read_bounded
+from .paths import UnsafePath, check_regular, confine, read_bounded
 from .yamlio import line_of, load_yaml, read_text
 
 CARD_SUFFIXES = (".yaml", ".yml", ".csv", ".xlsx")
@@ -195,9 +195,6 @@ def _read_xlsx(path: Path) -> Iterator[_RawCard]:
     try:
         # Read once, bounded, and inspect before unpacking: a FIFO, a huge or a bomb file is
         # refused without openpyxl ever opening it.
-        if not path.is_file():
-            raise DataError(Problem("this XLSX file is not a regular file; cardpress refuses to read it",
-                                    Location(path)))
         data = read_bounded(path, MAX_XLSX_UNPACKED_BYTES, "XLSX file")
     except OSError as exc:
         raise DataError(Problem(f"cannot read: {exc.strerror or exc}", Location(path))) from None
@@ -296,8 +293,7 @@ def _art_problem(game_dir: Path, path: Path) -> str | None:
         resolved = confine(path, [game_dir], "art file")
         if not resolved.exists():
             return f"art file not found: {path}"
-        if not resolved.is_file():
-            return f"art file {str(path)!r} is not a regular file (a folder, device or FIFO); cardpress refuses it"
+        check_regular(resolved, "art file")
     except UnsafePath as exc:
         return str(exc)
     except OSError as exc:  # a name too long, a permission denied on the way

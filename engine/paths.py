@@ -87,23 +87,32 @@ def confine(path: Path, roots: Sequence[Path], what: str = "file") -> Path:
 
 
 def check_regular(path: Path, what: str = "file") -> None:
-    """Refuse devices, FIFOs and sockets (``/dev/zero`` would never end); missing is fine here."""
+    """Refuse folders, devices, FIFOs and sockets (opening a FIFO waits for a writer, and
+    ``/dev/zero`` never ends); a missing file is the caller's to report."""
     try:
         mode = path.stat().st_mode
     except OSError:
         return
-    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
-        raise UnsafePath(f"{what} {str(path)!r} is not a regular file")
+    if not stat.S_ISREG(mode):
+        raise UnsafePath(f"{what} {str(path)!r} is not a regular file (a folder, device, FIFO or socket); "
+                         "cardpress refuses to read it")
 
 
 def read_bounded(path: Path, limit: int, what: str = "file") -> bytes:
-    """Read at most ``limit`` bytes of a regular file; refuse a larger or special file."""
+    """Read a regular file of at most ``limit`` bytes; refuse a larger or special file. The size
+    is checked before reading, and again on what was read (the file may grow meanwhile)."""
     check_regular(path, what)
     with open(path, "rb") as fh:
+        if os.fstat(fh.fileno()).st_size > limit:
+            raise _too_large(path, limit, what)
         data = fh.read(limit + 1)
     if len(data) > limit:
-        raise UnsafePath(f"{what} {str(path)!r} is larger than {_size(limit)}; cardpress refuses files this large")
+        raise _too_large(path, limit, what)
     return data
+
+
+def _too_large(path: Path, limit: int, what: str) -> UnsafePath:
+    return UnsafePath(f"{what} {str(path)!r} is larger than {_size(limit)}; cardpress refuses files this large")
 
 
 def _size(n: int) -> str:

@@ -11,7 +11,6 @@ and the digits of an integer. Every problem is a located ``DataError``, never a 
 from __future__ import annotations
 
 import re
-import stat
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ import yaml
 
 from .errors import DataError, Location, Problem
 from .limits import MAX_INT_DIGITS, MAX_TEXT_FILE_BYTES, MAX_YAML_DEPTH, MAX_YAML_NODES
-from .paths import read_bounded
+from .paths import UnsafePath, read_bounded
 
 
 class LinedDict(dict):
@@ -220,21 +219,10 @@ def read_text(path: Path, what: str = "file") -> str:
     Raises ``DataError`` naming the file."""
     where = Location(path)
     try:
-        mode = path.stat().st_mode
-        if stat.S_ISDIR(mode):
-            raise DataError(Problem(f"this {what} is a folder, not a file", where))
-        if not stat.S_ISREG(mode):
-            raise DataError(Problem(f"this {what} is not a regular file (a device, FIFO or socket); "
-                                    "cardpress refuses to read it", where))
-        if path.stat().st_size > MAX_TEXT_FILE_BYTES:
-            raise DataError(Problem(f"this {what} is larger than {MAX_TEXT_FILE_BYTES // (1024 * 1024)} MB; "
-                                    "cardpress refuses files this large", where))
         data = read_bounded(path, MAX_TEXT_FILE_BYTES, what)
     except OSError as exc:
         raise DataError(Problem(f"cannot read: {exc.strerror or exc}", where)) from None
-    except DataError:
-        raise
-    except Exception as exc:  # UnsafePath from read_bounded: the file grew while we looked
+    except UnsafePath as exc:  # a folder, FIFO or device, or too large
         raise DataError(Problem(str(exc), where)) from None
     try:
         return data.decode("utf-8-sig")

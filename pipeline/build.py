@@ -288,8 +288,8 @@ def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_m
         # The user's own choice, so it may live anywhere; but a FIFO would hang the read.
         try:
             check_regular(deck, "deck file")
-        except UnsafePath:
-            raise DataError(Problem("the deck is not a regular file (a device or FIFO)", Location(deck))) from None
+        except UnsafePath as exc:
+            raise DataError(Problem(str(exc), Location(deck))) from None
         if not deck.is_file():
             raise DataError(Problem("deck file not found", Location(deck)))
     if report is None:

@@ -43,7 +43,7 @@ from pydantic import BaseModel
 
 from engine import limits
 from engine.errors import CardpressError
-from engine.paths import UnsafePath, check_regular, confine, read_bounded, templates_root
+from engine.paths import UnsafePath, confine, read_bounded, templates_root
 
 #: Largest string, list or mapping a template expression may build (a render's whole output
 #: has the same bound, so no single value needs to be larger).
@@ -418,10 +418,6 @@ class ConfinedLoader(jinja2.BaseLoader):
             real = confine(candidate, self.allowed_roots, "template")
             if real.is_dir():
                 continue
-            check_regular(real, "template")
-            if real.stat().st_size > limits.MAX_TEMPLATE_FILE_BYTES:
-                raise UnsafePath(f"template {str(candidate)!r} is larger than "
-                                 f"{limits.MAX_TEMPLATE_FILE_BYTES // 1024} KB; no template needs that much")
             data = read_bounded(real, limits.MAX_TEMPLATE_FILE_BYTES, "template")
             try:
                 source = data.decode("utf-8")

@@ -27,7 +27,7 @@ from typing import Any, Collection
 
 from engine import limits
 from engine.errors import DataError, Location, Problem
-from engine.paths import check_regular, confine, read_bounded
+from engine.paths import confine, read_bounded
 from engine.yamlio import line_of, parse_yaml
 
 from .elements import normal_color
@@ -133,7 +133,6 @@ def read_style(path: Path, roots: Collection[Path], card_types: Collection[str])
     """The checked contents of one ``style.yaml`` (plain dicts); ``DataError`` naming file, line
     and key otherwise."""
     real = confine(path, list(roots), "style file")
-    check_regular(real, "style file")
     data = read_bounded(real, limits.MAX_TEXT_FILE_BYTES, "style file")
     try:
         text = data.decode("utf-8")
