@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
+import time
 from pathlib import Path
 from typing import Sequence
 
@@ -134,6 +136,40 @@ def user_data_dir() -> Path:
     import platformdirs  # here, not at import: a tracker command that never needs it skips the cost
 
     return Path(platformdirs.user_data_dir("cardpress"))
+
+
+#: How every writer names its temp files: ``.<target>.<pid>.<random>.tmp`` (see ``remove_leftovers``).
+TEMP_NAME = re.compile(r"^\.(?P<target>.+)\.(?P<pid>\d+)\.[A-Za-z0-9_]+\.tmp$")
+#: A temp file of a process that is alive but this old is also a leftover (the id was reused).
+STALE_SECONDS = 24 * 60 * 60
+
+
+def remove_leftovers(folder: Path) -> list[Path]:
+    """Delete temp files in ``folder`` left by writers that were killed; return them."""
+    removed = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    now = time.time()
+    for entry in entries:
+        match = TEMP_NAME.match(entry.name)
+        if not match:
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if not stat.S_ISREG(info.st_mode):
+                continue
+            pid = int(match["pid"])
+            if pid != os.getpid() and process_alive(pid) and now - info.st_mtime < STALE_SECONDS:
+                continue  # another build is writing it right now
+            if pid == os.getpid() and now - info.st_mtime < STALE_SECONDS:
+                continue  # one of our own, still open
+            os.unlink(entry.path)
+            removed.append(Path(entry.path))
+        except OSError:
+            continue  # gone already, or not ours to delete
+    return removed
 
 
 def process_alive(pid: int) -> bool:

@@ -11,19 +11,13 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import re
-import stat
 import tempfile
-import time
 from pathlib import Path
 from typing import Iterator
 
 from engine.errors import CardpressError
-from engine.paths import confine, process_alive
+from engine.paths import confine, remove_leftovers
 
-_TEMP = re.compile(r"^\.(?P<target>.+)\.(?P<pid>\d+)\.[A-Za-z0-9_]+\.tmp$")
-#: A temp file of a process that is alive but this old is also a leftover (the id was reused).
-STALE_SECONDS = 24 * 60 * 60
 #: What a failed write means to a user; the file is named by the caller.
 _REASONS = {
     errno.ENOSPC: "the disk is full",
@@ -65,34 +59,6 @@ def output_path(folder: Path, name: str) -> Path:
     path = Path(folder) / name
     confine(path, [Path(folder)], "output file")
     return path
-
-
-def remove_leftovers(folder: Path) -> list[Path]:
-    """Delete temp files in ``folder`` left by writers that were killed; return them."""
-    removed = []
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return removed
-    now = time.time()
-    for entry in entries:
-        match = _TEMP.match(entry.name)
-        if not match:
-            continue
-        try:
-            info = entry.stat(follow_symlinks=False)
-            if not stat.S_ISREG(info.st_mode):
-                continue
-            pid = int(match["pid"])
-            if pid != os.getpid() and process_alive(pid) and now - info.st_mtime < STALE_SECONDS:
-                continue  # another build is writing it right now
-            if pid == os.getpid() and now - info.st_mtime < STALE_SECONDS:
-                continue  # one of our own, still open
-            os.unlink(entry.path)
-            removed.append(Path(entry.path))
-        except OSError:
-            continue  # gone already, or not ours to delete
-    return removed
 
 
 @contextlib.contextmanager

@@ -8,7 +8,6 @@ store's only game in progress; with two games in progress it is refused (``pick_
 
 from __future__ import annotations
 
-import errno
 import inspect
 import json
 import os
@@ -32,7 +31,7 @@ from engine.tracker.session import (FIRST_RANDOM, GAME_ENV, activity_time, impor
 from engine.tracker.store import UnknownGame
 from engine.tracker.view import live_status, log_lines
 
-from .atomic import atomic_write
+from .atomic import atomic_write, reason_of
 from .track_view import board, log_text, outcome_lines
 
 app = typer.Typer(
@@ -236,9 +235,8 @@ def export(game_id: Annotated[str, typer.Argument(help="Game id.")], db: Db = No
             try:
                 with atomic_write(output) as tmp:
                     tmp.write_text(text, encoding="utf-8")
-            except OSError as exc:
-                reason = "the disk is full" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
-                _fail(f"cannot write {output}: {reason}; the previous file (if any) is unchanged")
+            except OSError as exc:  # a full disk is atomic_write's WriteError; this is anything else
+                _fail(f"cannot write {output}: {reason_of(exc)}; the previous file (if any) is unchanged")
             typer.echo(f"wrote {output}")
         else:
             typer.echo(text, nl=False)

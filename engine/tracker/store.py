@@ -69,7 +69,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..limits import MAX_TEXT_FILE_BYTES
-from ..paths import process_alive
+from ..paths import remove_leftovers
 from . import codec
 from . import events as ev
 from .core import TrackerError
@@ -349,7 +349,8 @@ class Store:
             for pragma in PRAGMAS:
                 self.conn.execute(pragma)
             self._check_schema()
-            self._remove_stale_marks()
+            # FILE.seqs temp files of processes killed between writing and renaming them.
+            remove_leftovers(self.seqs_path.parent)
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             self.close()
             error = self._error(exc, "open")
@@ -658,22 +659,6 @@ class Store:
             return {str(g): (int(v[0]), str(v[1])) for g, v in games.items()}
         except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
             return {}
-
-    def _remove_stale_marks(self) -> None:
-        """Delete ``FILE.seqs`` temp files of processes killed between writing and renaming them."""
-        prefix = f".{self.seqs_path.name}."
-        try:
-            names = [e.name for e in os.scandir(self.seqs_path.parent)
-                     if e.name.startswith(prefix) and e.name.endswith(".tmp")]
-        except OSError:
-            return
-        for name in names:
-            pid = name[len(prefix):].split(".", 1)[0]
-            if pid.isdigit() and int(pid) != os.getpid() and not process_alive(int(pid)):
-                try:
-                    (self.seqs_path.parent / name).unlink()
-                except OSError:
-                    pass
 
     def recorded(self, game_id: str) -> int:
         """The last seq ``FILE.seqs`` says was written for ``game_id`` (0 if none)."""
