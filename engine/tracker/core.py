@@ -12,7 +12,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from ..cards import Card
 from ..definitions import GameDefinition
@@ -75,7 +75,11 @@ class Batch:
 
 def who(state: State, token: Any) -> int:
     """A player index from a name (case-insensitive) or a 1-based seat number."""
-    names = [p.name for p in state.players]
+    return seat_of([p.name for p in state.players], token)
+
+
+def seat_of(names: Sequence[str], token: Any) -> int:
+    """The index of the player ``token`` names: exact name, then any case, then a 1-based seat."""
     if isinstance(token, int) and not isinstance(token, bool):
         if 1 <= token <= len(names):
             return token - 1

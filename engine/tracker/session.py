@@ -34,7 +34,7 @@ from ..paths import card_data_root, resolve_game_dir
 from ..yamlio import parse_yaml, read_text
 from . import codec
 from . import events as ev
-from .core import Context, IllegalCommand, TrackerError, commands_of, run_command, start_game
+from .core import Context, IllegalCommand, TrackerError, commands_of, run_command, seat_of, start_game
 from .replay import BadSnapshot, Replay
 from .state import State
 from .store import Entry, GameRow, Store, StoreConflict, StoreDamaged, chain_seed, entry_digest, now
@@ -176,16 +176,13 @@ def _first_seat(players: tuple[str, ...], first: str | int | None) -> tuple[int,
     deciding who starts must not be able to predict the draw)."""
     if first is None or not players:
         return 0, False
-    word = str(first).strip().casefold()
-    named = [i for i, p in enumerate(players) if p.casefold() == word]
-    if named:
-        return named[0], False
-    if word in _RANDOM_WORDS:
-        return secrets.randbelow(len(players)), True
-    if word.isdigit() and 1 <= int(word) <= len(players):
-        return int(word) - 1, False
-    raise IllegalCommand(f"--first {first!r} is not one of the players ({', '.join(players)}), a seat number "
-                         f"or 'random'")
+    try:
+        return seat_of(players, first), False  # a player named "random" is that player
+    except IllegalCommand:
+        if str(first).strip().casefold() in _RANDOM_WORDS:
+            return secrets.randbelow(len(players)), True
+        raise IllegalCommand(f"--first {first!r} is not one of the players ({', '.join(players)}), a seat number "
+                             f"or 'random'") from None
 
 
 def _definition_text(defn: GameDefinition) -> str | None:
@@ -325,15 +322,17 @@ class LiveGame:
         first_index, drawn = _first_seat(players, first)
         loaded: dict[int, Deck] = {}
         for name, path in (decks or {}).items():
-            matches = [i for i, p in enumerate(players) if p.casefold() == str(name).strip().casefold()]
-            if not matches:
-                raise IllegalCommand(f"--deck {name}=…: {name!r} is not one of the players ({', '.join(players)})")
+            try:
+                seat = seat_of(players, name)
+            except IllegalCommand:
+                raise IllegalCommand(f"--deck {name}=…: {name!r} is not one of the players "
+                                     f"({', '.join(players)})") from None
             from ..rules import check_deck_file
 
             deck, problems = check_deck_file(defn, Path(path), dict(ctx.cards))
             if problems and check_decks:
                 raise DataError(problems)
-            loaded[matches[0]] = deck
+            loaded[seat] = deck
         events = start_game(ctx, players, first_index, levels=tuple(levels), decks=loaded)
         args = {"players": list(players), "first": players[first_index], "levels": list(levels),
                 "decks": {k: str(v) for k, v in (decks or {}).items()}}
