@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 from .core import Context, commands_of
 from .describe import describe
+from .kit import CommandSpec
 from .session import LiveGame
 from .state import State
 
@@ -60,12 +61,12 @@ class LogLine:
         return "\n".join([f"#{self.seq} {self.title}{mark}", *(f"    {l}" for l in self.lines)])
 
 
-def _title(live: LiveGame, command: str, args: dict[str, Any]) -> str:
+def _title(specs: Mapping[str, CommandSpec], command: str, args: dict[str, Any]) -> str:
     """A command as players read it: ``前哨站受到伤害 B 伤害7 前哨站1`` (the declaration's labels),
     never a Python name or ``amount=7``."""
     if command == "new":
         return "开局"
-    spec = commands_of(live.ctx).get(command)
+    spec = specs.get(command)
     if spec is None:  # a command this cardpress no longer has: show what was stored
         return " ".join([command, *(f"{k}={v}" for k, v in args.items())])
     return f"{spec.label} {spec.describe_args(args)}".strip()
@@ -74,16 +75,17 @@ def _title(live: LiveGame, command: str, args: dict[str, Any]) -> str:
 def log_lines(live: LiveGame) -> list[LogLine]:
     names = tuple(live.row.players)
     in_effect = live.replay.in_effect
+    specs = commands_of(live.ctx)  # once per log, not once per entry
     out = []
     for entry in live.entries():
         if entry.kind == "undo":
             target = live.replay.entries[entry.target]
-            title, lines, effect = f"撤销 #{entry.target}（{_title(live, target.command, target.args)}）", (), True
+            title, lines, effect = f"撤销 #{entry.target}（{_title(specs, target.command, target.args)}）", (), True
         elif entry.kind == "redo":
             target = live.replay.entries[entry.target]
-            title, lines, effect = f"重做 #{entry.target}（{_title(live, target.command, target.args)}）", (), True
+            title, lines, effect = f"重做 #{entry.target}（{_title(specs, target.command, target.args)}）", (), True
         else:
-            title = _title(live, entry.command, entry.args)
+            title = _title(specs, entry.command, entry.args)
             effect = entry.seq in in_effect
             lines = tuple(
                 describe(e, names, live.ctx.phase_name, live.ctx.turn_label) + (f" —— {e.reason}" if e.reason else "")
