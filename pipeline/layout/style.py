@@ -25,10 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Collection
 
-from engine import limits
 from engine.errors import DataError, Location, Problem
-from engine.paths import confine, read_bounded
-from engine.yamlio import line_of, parse_yaml
+from engine.paths import confine
+from engine.yamlio import line_of, parse_yaml, read_text
 
 from .elements import normal_color
 
@@ -133,12 +132,7 @@ def read_style(path: Path, roots: Collection[Path], card_types: Collection[str])
     """The checked contents of one ``style.yaml`` (plain dicts); ``DataError`` naming file, line
     and key otherwise."""
     real = confine(path, list(roots), "style file")
-    data = read_bounded(real, limits.MAX_TEXT_FILE_BYTES, "style file")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise DataError(Problem(f"not UTF-8 text ({exc.reason})", Location(path))) from None
-    raw = parse_yaml(text, path)
+    raw = parse_yaml(read_text(real, "style file"), path)
     try:
         return _check(raw, card_types)
     except _StyleProblem as exc:
