@@ -19,9 +19,11 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AfterValidator, Field, ValidationError, model_validator
 
 from .errors import DataError, Location, Problem
+from .games import numbers_models
+from .model import Model
 from .limits import MAX_CARD_MM, MIN_CARD_MM
 from .paths import resolve_game_dir
 from .yamlio import line_of, load_yaml
@@ -51,10 +53,7 @@ def _card_mm(value: float) -> float:
 CardMM = Annotated[float, AfterValidator(_card_mm)]
 
 
-class _Model(BaseModel):
-    """Frozen, strict-about-keys base: an unknown key in game.yaml is an error, not ignored."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
+_Model = Model
 
 
 # ---------------------------------------------------------------------------- card schema
@@ -183,77 +182,8 @@ class Phase(_Model):
 
 # ---------------------------------------------------------------------------- per-game rules
 
-
-class BackroomsRules(_Model):
-    ruleset: Literal["backrooms"]
-    starting_cost: int
-    #: Cost gained at each prepare phase = the turn number (counted across both players).
-    cost_gain: Literal["turn_number"] = "turn_number"
-    opening_hand_first: int
-    opening_hand_second: int
-    draw_per_turn: int
-    level_cycle_rounds: int
-    outpost_hp: int
-    outposts_destroyed_to_lose: int
-    outpost_carries_per_game: int
-    unit_slots: int
-    special_slots: int
-    #: A unit with HP at or below this is destroyed (house clarification of "below 0").
-    unit_destroyed_at_hp: int = 0
-    cost_phase: str = "prepare"
-
-
-class DuelRules(_Model):
-    ruleset: Literal["duel"]
-    starting_life: int
-    opening_hand: int
-    hand_limit: int
-    max_fighters: int
-    descents_per_turn: int
-    direct_descent_max_rank: int
-    draw_skills_per_turn: int
-    draw_skill_fill_to: int
-    in_turn_skills_per_turn: int
-    #: The two "send N hand cards to the netherworld, draw 1" in-turn skills.
-    in_turn_skill_discard_small: int
-    in_turn_skill_discard_large: int
-    first_turn_battle_damage: int
-
-
-class RidmRules(_Model):
-    ruleset: Literal["ridm"]
-    starting_sanity: int
-    opening_hand: int
-    draw_per_turn: int
-    active_deployments_per_turn: int
-    skill_slot_charges_per_turn: int
-    prep_to_hand_max: int
-    sanity_loss_enemy_in_deploy: int
-    timer_tick: int
-    #: Block lost by the loser of an exchange (attacker on a failed attack, defender otherwise).
-    block_loss: int
-    #: Charges gained by putting one hand card face down into the charge slot.
-    charge_per_card: int
-
-
-class Counter(_Model):
-    """A per-player number the tracker keeps for a designer's own game (life, mana, score…)."""
-
-    label: str
-    start: int = 0
-    #: The player loses when the counter falls to this value or below (None: never).
-    lose_at: int | None = None
-
-
-class GenericRules(_Model):
-    """Tracking for any game: turns, rounds and phases from the definition, plus counters.
-    ``cardpress new`` writes one; the three shipped games have rules modules of their own."""
-
-    ruleset: Literal["generic"]
-    counters: dict[str, Counter] = {}
-
-
-GameRules = Annotated[Union[BackroomsRules, DuelRules, RidmRules, GenericRules], Field(discriminator="ruleset")]
+#: Each game's numbers model (``engine/games/<ruleset>/numbers.py``), told apart by ``ruleset``.
+GameRules = Annotated[Union[numbers_models()], Field(discriminator="ruleset")]
 
 
 class CardSize(_Model):

@@ -428,8 +428,8 @@ def _line_reader(live: LiveGame, commands: dict[str, CommandSpec]) -> Callable[[
                 names = tuple(sorted({c.name for c in live.ctx.cards.values()}))
             except CardpressError:
                 names = ()  # card data unavailable (a moved folder): commands still complete
-            cards.update({name: names for name in _CARD_PARAMS})
-        return cards
+            cards.update({name: names for name in _CARD_PARAMS}, card=names)
+        return {**cards, "piece": tuple(p.id for p in live.state.pieces)}
 
     def completer(text: str, index: int) -> str | None:
         line = readline.get_line_buffer()[:readline.get_endidx()]

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.definitions import BackroomsRules, DuelRules, RidmRules, load_game
+from engine.definitions import load_game
+from engine.games.backrooms.numbers import BackroomsRules
+from engine.games.duel.numbers import DuelRules
+from engine.games.ridm.numbers import RidmRules
 from engine.errors import DataError, GameNotFound
 
 

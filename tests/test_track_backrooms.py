@@ -228,7 +228,7 @@ def test_levels_by_card_id_resolve_to_names_and_an_illegal_deck_is_refused(tmp_p
 
 def test_deck_check_is_a_rules_api(tmp_path):
     from engine.definitions import load_game
-    from engine.rules import check_deck_file
+    from engine.games import check_deck_file
 
     folder = write_backrooms_game(tmp_path / "game")
     game = load_game(folder)

@@ -8,7 +8,7 @@ import typer
 from typer.testing import CliRunner
 
 from engine.live.script import parse_line
-from engine.rules import RULESETS
+from engine.games import game_module
 from engine.tracker import core
 from engine.tracker.core import CORE, IllegalCommand, commands_of, run_command
 from engine.tracker.kit import BadArgument, Commands, Param, declared_commands, fill, shipped_numbers
@@ -148,8 +148,8 @@ def test_arguments_are_checked_against_the_declaration_and_a_bug_in_a_rule_is_a_
     def broken(state, ctx, player, delta, why=""):
         return None + 1  # a TypeError inside the rule: a bug, not an illegal move
 
-    spec = RULESETS["duel"].COMMANDS["life"]
-    monkeypatch.setitem(RULESETS["duel"].COMMANDS.specs, "life", type(spec)(**{**spec.__dict__, "run": broken}))
+    spec = game_module("duel").COMMANDS["life"]
+    monkeypatch.setitem(game_module("duel").COMMANDS.specs, "life", type(spec)(**{**spec.__dict__, "run": broken}))
     with pytest.raises(TypeError):
         run_command(live.state, live.ctx, "life", {"player": "A", "delta": 1})
 
@@ -248,3 +248,16 @@ def test_log_titles_are_in_the_tables_language(tmp_path):
     for spec in (s for _, specs in declared_commands() for s in specs):
         assert spec.label and all(p.label for p in spec.params), spec.name
         assert not any(ch.isascii() and ch.isalpha() for ch in spec.label), f"{spec.name}: label {spec.label!r}"
+
+
+def test_a_special_win_is_declared_with_its_reason_not_as_a_concession():
+    from track_helpers import InlineGame
+
+    for game in ("backrooms", "duel", "ridm"):
+        g = InlineGame(game)
+        with pytest.raises(IllegalCommand, match="--why"):
+            g.do("win", player="B", why=" ")
+        events = g.do("win", player="B", why="G.O.I 特殊胜利")
+        assert [type(e).__name__ for e in events] == ["WinDeclared", "GameEnded"]
+        assert g.state.over and g.state.winner == 1 and "G.O.I 特殊胜利" in g.state.end_reason
+        assert not any(type(e).__name__ == "Conceded" for e in g.events)

@@ -118,7 +118,7 @@ def test_concede_ends_the_game(tmp_path):
 
 
 def test_combat_table():
-    from engine.rules.duel import resolve_attack
+    from engine.games.duel.rules import resolve_attack
 
     ready_win = resolve_attack(5, 3)
     assert (ready_win.target_dies, ready_win.attacker_dies, ready_win.damage_to, ready_win.damage) == (True, False, "defender", 2)

@@ -63,3 +63,62 @@ def write_backrooms_game(folder: Path) -> Path:
         body += [f"  it-{k}: 3" for k in range(10)]
         (decks / f"{player}.yaml").write_text("\n".join(body) + "\n", encoding="utf-8")
     return folder
+
+
+class InlineGame:
+    """A game on the pure decider, no store: set up inline, commands in, state out.
+
+    Rule tests use it (the store has its own tests on real files)::
+
+        g = InlineGame("duel", decks={"A": {"knight": 3}, "B": {"knight": 3}})
+        g.do("descend", player="A", card="knight")
+        assert g.state.pieces[0].id == "A1"
+
+    ``decks`` maps a player to ``{card id: copies}``; ``cards`` replaces the game's card data
+    (``{id: Card}``); ``do`` reads its arguments as the table line and the page do (text or
+    values), refusals raise ``IllegalCommand``; ``undo`` steps back exactly.
+    """
+
+    def __init__(self, game: str = "backrooms", players=("A", "B"), first: int = 0, decks=None, cards=None, **options):
+        from engine.decks import Deck
+        from engine.definitions import load_game
+        from engine.tracker.core import start_game
+        from engine.tracker.session import make_context
+        from engine.tracker.state import fold
+
+        self.ctx = make_context(load_game(game), cards)
+        loaded = {}
+        for player, counts in (decks or {}).items():
+            seat = list(players).index(player)
+            loaded[seat] = Deck(name=str(player), entries=tuple(counts.items()))
+        if game == "backrooms" and "levels" not in options and not loaded:
+            options["levels"] = LEVELS
+        self.events = list(start_game(self.ctx, tuple(players), first, decks=loaded, **options))
+        self.state = fold(self.events)
+        self.history: list = []
+
+    def do(self, name: str, **args):
+        """Run command ``name`` (table spelling: ``chain_push``), return its events."""
+        from engine.tracker.core import commands_of, run_command
+        from engine.tracker.state import fold
+
+        spec = commands_of(self.ctx)[name]
+        events = run_command(self.state, self.ctx, name, spec.parse_args(args))
+        self.history.append((self.state, len(self.events)))
+        self.state = fold(events, self.state)
+        self.events += events
+        return events
+
+    def undo(self) -> None:
+        self.state, n = self.history.pop()
+        del self.events[n:]
+
+    def next_to(self, turn: int, phase: str, limit: int = 500) -> None:
+        """Press ``next`` until it is ``turn`` in ``phase``."""
+        for _ in range(limit):
+            if self.state.turn == turn and self.state.phase == phase:
+                return
+            if self.state.over:
+                raise AssertionError(f"game ended before turn {turn} {phase}: {self.state.end_reason}")
+            self.do("next")
+        raise AssertionError(f"never reached turn {turn} {phase}")

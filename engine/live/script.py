@@ -109,8 +109,8 @@ def parse_args(spec: CommandSpec, tokens: list[str]) -> dict[str, Any]:
 def complete(line: str, commands: Mapping[str, CommandSpec], players: tuple[str, ...] = (),
              words_for: Mapping[str, tuple[str, ...]] | None = None) -> list[str]:
     """Candidates for the last word of ``line`` (Tab at the table): command names first, then,
-    by the declaration, player names, choices, yes/no, option names, and any ``words_for[param]``
-    (card names for a card parameter). Sorted, without duplicates.
+    by the declaration, player names, choices, yes/no, option names, card names and piece ids
+    (``words_for["card"]``, ``["piece"]``) and any ``words_for[param name]``. Sorted, without duplicates.
 
     >>> complete("sp", commands)                                       # doctest: +SKIP
     ['spend']
@@ -148,7 +148,10 @@ def complete(line: str, commands: Mapping[str, CommandSpec], players: tuple[str,
     elif param.kind in ("flag", "tristate"):
         values = ("yes", "no")
     else:
-        values = (words_for or {}).get(param.name, ())
+        # card and piece parameters complete from what the table has (``words_for["card"]``:
+        # card names of the deck lists, ``["piece"]``: piece ids), other text by its name.
+        words = words_for or {}
+        values = words.get(param.kind, ()) if param.kind in ("card", "piece") else words.get(param.name, ())
     return sorted({v for v in values if v.startswith(prefix)})
 
 

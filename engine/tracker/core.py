@@ -9,6 +9,7 @@ is returned with the command, so one undo takes it all back.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -210,6 +211,19 @@ def concede(state: State, ctx: Context, player: Any) -> list[ev.Event]:
     ]
 
 
+@CORE.command(Param.player(help="The player who wins."),
+              Param("why", "text", "The card or condition that wins (for the log).", option=True, label="原因"),
+              label="宣告胜利", help="A player wins by a card's or an organisation's special condition (not a concession).",
+              examples=('win A --why "G.O.I 特殊胜利：集齐三座前哨"',))
+def win(state: State, ctx: Context, player: Any, why: str) -> list[ev.Event]:
+    p = who(state, player)
+    reason = str(why).strip()
+    if not reason:
+        raise IllegalCommand("win: say which card or condition wins with --why")
+    return [ev.WinDeclared(player=p, reason=reason),
+            ev.GameEnded(winner=p, reason=f"{state.players[p].name}：{reason}")]
+
+
 #: Sides of the largest die ``roll`` throws (a d100 is the largest die players own).
 MAX_DIE_FACES = 100
 
@@ -278,6 +292,11 @@ def start_game(ctx: Context, players: tuple[str, ...], first: int = 0, **options
         raise IllegalCommand(f"first player must be one of {', '.join(players)}")
     batch = Batch(State())
     setup = ctx.rules.setup(ctx, tuple(players), first, **options)
+    decks = options.get("decks") or {}
+    if decks:
+        # Every game's pieces enter from these lists; the kernel records them, no game does.
+        lists = tuple(tuple(decks[i].entries) if i in decks else () for i in range(len(players)))
+        setup = [dataclasses.replace(e, decks=lists) if isinstance(e, ev.GameStarted) else e for e in setup]
     # Opening reminders (who draws how many) go after the first phase is entered, so they show on the board.
     batch.emit(*(e for e in setup if not isinstance(e, ev.ReminderGiven)))
     begin_turn(batch, ctx, 1, first)

@@ -1,5 +1,9 @@
 """Events: frozen facts, named in the past tense, that the reducer folds into a ``State``.
 
+This module holds the base class and the events every game shares (the turn flow, notes,
+rolls, the end); each game's own events live in ``engine/games/<game>/events.py`` and are
+made known with ``register``.
+
 An event carries every number it needs (``CostGained(amount=11)``, not "gain the turn number"),
 so replaying a log never re-runs a rule: the rules decide once, when the command is given,
 and the log remembers the decision and its ``reason``.
@@ -32,12 +36,15 @@ class GameStarted(Event):
     ruleset: str
     players: tuple[str, ...]
     first: int = 0
-    #: What every player starts with, as (resource, value) pairs: (("cost", 5), ("carries_left", 3)).
+    #: What every player starts with, as (field of the game's ``Player``, value) pairs:
+    #: (("cost", 5), ("carries_left", 3)).
     starting: tuple[tuple[str, int], ...] = ()
-    #: backrooms: the public level pile, in cut order (display names).
-    level_pile: tuple[str, ...] = ()
-    #: duel: cards in each player's deck after the opening hand (empty = not tracked).
-    deck_sizes: tuple[int, ...] = ()
+    #: Each player's deck list as (card id, copies), in seat order; empty when no deck was given.
+    #: Pieces enter the board from it by card id or name.
+    decks: tuple[tuple[tuple[str, int], ...], ...] = ()
+    #: The game's own setup fact (a public level pile, deck sizes…), applied right after the
+    #: kernel has seated the players.
+    setup: Event | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -81,240 +88,71 @@ class Conceded(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class WinDeclared(Event):
+    """``player`` won by a card's or an organisation's special condition; ``reason`` names it."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GameEnded(Event):
     """``winner`` None = a draw (both players lost at once)."""
 
     winner: int | None
 
 
-# ---------------------------------------------------------------------------- backrooms
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CostGained(Event):
-    player: int
-    amount: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CostSpent(Event):
-    player: int
-    amount: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LevelCut(Event):
-    """The current public level was cut out and ``level_index`` of the pile cut in.
-
-    Every player's outposts leave with the cut-out level; each must place or carry one.
-    """
-
-    cut_out: str
-    cut_in: str
-    level_index: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class OutpostPlaced(Event):
-    player: int
-    hp: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class OutpostCarried(Event):
-    """After a cut: ``index`` of the cut-out outposts goes on into the new level with its HP."""
-
-    player: int
-    index: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class OutpostDamaged(Event):
-    player: int
-    index: int
-    amount: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class OutpostRepaired(Event):
-    player: int
-    index: int
-    amount: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class OutpostDestroyed(Event):
-    player: int
-    index: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ChainLinkAdded(Event):
-    player: int
-    text: str
-    #: 1-based link this one negates when it resolves (a "negate an effect" response).
-    negates: int | None = None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ChainLinkNegated(Event):
-    link: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ChainLinkResolved(Event):
-    link: int
-    text: str
-    negated: bool
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ChainCleared(Event):
-    """Every link has resolved; ``order`` is the resolution order shown to the players."""
-
-    order: tuple[int, ...]
-
-
-# ---------------------------------------------------------------------------- duel
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LifeChanged(Event):
-    player: int
-    delta: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CardsMoved(Event):
-    """``count`` cards of ``player`` went from one zone to another (deck, hand, field, netherworld, source)."""
-
-    player: int
-    source: str
-    dest: str
-    count: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DrawFailed(Event):
-    """``player`` had to draw from an empty deck (a loss in duel)."""
-
-    player: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DescentMade(Event):
-    player: int
-    rank: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SkillUsed(Event):
-    """A duel rule skill: ``kind`` is draw1/fill (draw skills) or send2/send3/sendall/pierce (in-turn)."""
-
-    player: int
-    kind: str
-    draw_skill: bool
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AttackResolved(Event):
-    """A duel attack worked out by the combat rules; ``summary`` says how. The deaths and the
-    battle damage follow as their own events."""
-
-    player: int
-    summary: str
-    pierce_used: bool = False
-
-
-# ---------------------------------------------------------------------------- ridm
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SanityChanged(Event):
-    player: int
-    delta: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class OperatorDeployed(Event):
-    player: int
-    operator: str
-    #: False when a card effect deployed it (does not use the turn's active deployment).
-    active: bool = True
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ChargeAdded(Event):
-    player: int
-    count: int
-    #: True for the once-per-turn skill-slot charge.
-    skill_slot: bool = False
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ChargesSpent(Event):
-    player: int
-    count: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SkillActivated(Event):
-    player: int
-    operator: str
-    skill: str
-    duration: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TimersTicked(Event):
-    player: int
-    amount: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TimerExpired(Event):
-    player: int
-    operator: str
-    skill: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DeployZoneChanged(Event):
-    """Whether an enemy operator now stands in ``player``'s deploy zone (costs sanity at turn end)."""
-
-    player: int
-    enemy_present: bool
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ActionPlayed(Event):
-    player: int
-    name: str
-    requirement: int
-
-
-# ---------------------------------------------------------------------------- generic
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CounterChanged(Event):
-    """A designer-defined counter (game.yaml ``rules.counters``) of ``player`` changed."""
-
-    player: int
-    counter: str
-    delta: int
-
-
 # ---------------------------------------------------------------------------- (de)serialisation
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.__name__: cls
-    for cls in list(globals().values())
-    if isinstance(cls, type) and issubclass(cls, Event) and cls is not Event
-}
+#: Every event class by name: the kernel's here, each game's as its module registers them.
+EVENT_TYPES: dict[str, type[Event]] = {}
 
 
-codec.register(*EVENT_TYPES.values())
+def register(*classes: type[Event]) -> None:
+    """Make events known to the store and the codec (a game's ``events.py`` calls this)."""
+    for cls in classes:
+        if not (isinstance(cls, type) and issubclass(cls, Event)) or cls is Event:
+            raise TypeError(f"{cls!r} is not an event class")
+        known = EVENT_TYPES.get(cls.__name__)
+        if known is not None and known is not cls:
+            raise TypeError(f"two events named {cls.__name__}")
+        EVENT_TYPES[cls.__name__] = cls
+    codec.register(*classes)
+
+
+register(*(cls for cls in list(globals().values())
+           if isinstance(cls, type) and issubclass(cls, Event) and cls is not Event))
+
+
+def _games_loaded() -> None:
+    """Every game's events are registered before a record is read (a store holds any game's)."""
+    from ..games import load_all
+
+    load_all()
+
+
+def _upcast(record: dict) -> dict:
+    """A record as this cardpress writes it. Stores of schema 3 wrote a game's setup (a level
+    pile, deck sizes) as extra keys of ``GameStarted``; they are read into that game's setup
+    event (its rules' ``LEGACY_SETUP``, whose fields bear those names). A log is never
+    rewritten: old records are read as new ones."""
+    if record.get(codec.TAG) != "GameStarted":
+        return record
+    known = set(GameStarted.__dataclass_fields__) | {codec.TAG}
+    extra = {k: v for k, v in record.items() if k not in known}
+    if not extra:
+        return record
+    from ..games import game_module, rulesets
+
+    record = {k: v for k, v in record.items() if k in known}
+    legacy = {k: v for k, v in extra.items() if v}            # empty ones were another game's defaults
+    if not legacy:
+        return record
+    ruleset = record.get("ruleset")
+    cls = getattr(game_module(ruleset), "LEGACY_SETUP", None) if ruleset in rulesets() else None
+    if cls is None or not set(legacy) <= set(cls.__dataclass_fields__):
+        raise codec.CodecError("", f"a GameStarted of ruleset {ruleset!r} has no field {next(iter(legacy))!r}")
+    record["setup"] = {codec.TAG: cls.__name__, **legacy}
+    return record
 
 
 def to_record(event: Event) -> dict[str, Any]:
@@ -329,4 +167,7 @@ def from_record(record: Any, path: str = "") -> Event:
     """
     if type(record) is not dict or codec.TAG not in record:
         raise codec.CodecError(path, "expected an event record with a \"type\"")
-    return codec.decode(record, Event, path)
+    tag = record[codec.TAG]
+    if type(tag) is str and tag not in EVENT_TYPES:
+        _games_loaded()
+    return codec.decode(_upcast(record), Event, path)

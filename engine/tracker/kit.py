@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterator, Literal, Mapping
 
 from .errors import BadArgument
 
-ParamKind = Literal["player", "count", "signed", "int", "text", "choice", "flag", "tristate"]
+ParamKind = Literal["player", "count", "signed", "int", "text", "choice", "flag", "tristate", "card", "piece"]
 
 #: A parameter with no default must be given.
 REQUIRED: Any = object()
@@ -58,8 +58,10 @@ class Param:
 
     ``kind`` says how the value is read and offered: ``player`` (a name or seat), ``count`` (a
     whole number ≥ ``minimum``), ``signed`` (``+3``/``-2``; never taken for an option), ``int``,
-    ``text``, ``choice`` (one of ``choices``), ``flag`` (present or not) and ``tristate`` (yes,
-    no, or left to the rules). ``option`` parameters are named (``--outpost 2``); the others are
+    ``text``, ``choice`` (one of ``choices``), ``flag`` (present or not), ``tristate`` (yes,
+    no, or left to the rules), ``card`` (a card of the player's deck list, by id or name: see
+    ``engine.tracker.pieces.find_card``) and ``piece`` (a piece on the board: ``A3`` or its
+    card's name, ``find_piece``). Cards and pieces are read as text; the rule looks them up. ``option`` parameters are named (``--outpost 2``); the others are
     given in order.
     """
 
@@ -93,6 +95,16 @@ class Param:
     def count(name: str, help: str, default: Any = REQUIRED, minimum: int = 1, option: bool = False,
               short: str | None = None) -> "Param":
         return Param(name, "count", help, default, option=option, short=short, minimum=minimum)
+
+    @staticmethod
+    def card(name: str = "card", help: str = "Card id or name (part of a name will do).", label: str = "卡牌",
+             default: Any = REQUIRED, option: bool = False) -> "Param":
+        return Param(name, "card", help, default, option=option, label=label, metavar="CARD")
+
+    @staticmethod
+    def piece(name: str = "piece", help: str = "Piece id on the board (A1, B3…) or its card's name.",
+              label: str = "棋子", default: Any = REQUIRED, option: bool = False) -> "Param":
+        return Param(name, "piece", help, default, option=option, label=label, metavar="PIECE")
 
     @staticmethod
     def why() -> "Param":
@@ -290,12 +302,12 @@ class Commands:
 def declared_commands() -> list[tuple[str, list[CommandSpec]]]:
     """(owner, its commands) for the core and every ruleset, in a stable order. A command two
     rulesets both declare (none do today) is offered once, by the first."""
-    from ..rules import RULESETS  # the rules modules import this module
+    from ..games import load_all  # the games import this module
     from .core import CORE
 
     seen: set[str] = set()
     out = []
-    for owner, commands in (("core", CORE), *((k, m.COMMANDS) for k, m in RULESETS.items())):
+    for owner, commands in (("core", CORE), *((m.RULESET, m.COMMANDS) for m in load_all())):
         specs = [s for s in commands if s.words not in seen]
         seen.update(s.words for s in specs)
         out.append((owner, specs))
@@ -319,3 +331,8 @@ def shipped_numbers(ruleset: str) -> dict[str, Any]:
         return {}
     rules = raw.get("rules") if isinstance(raw, dict) else None
     return dict(rules) if isinstance(rules, dict) else {}
+
+
+def turn_mark(player: Mapping[str, Any], status: Mapping[str, Any]) -> str:
+    """``▶`` before the player whose turn it is on a text board (``status``: ``status_json``)."""
+    return "▶" if player["name"] == status["active"] else " "

@@ -35,7 +35,7 @@ from . import codec
 from .state import State, apply
 from .store import Entry
 
-SNAPSHOT_VERSION = 2
+SNAPSHOT_VERSION = 3
 
 
 class _Entries(dict):

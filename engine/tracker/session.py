@@ -60,7 +60,7 @@ class _LazyCards(Mapping):
 
     def _load(self) -> dict[str, Card]:
         if self._cards is None:
-            from ..rules import cards_by_id
+            from ..games import cards_by_id
 
             self._cards = cards_by_id(self._defn) if self._defn.folder else {}
         return self._cards
@@ -196,7 +196,7 @@ def _definition_text(defn: GameDefinition) -> str | None:
 
 
 def make_context(defn: GameDefinition, cards: Mapping[str, Card] | None = None) -> Context:
-    from ..rules import rules_for
+    from ..games import rules_for
 
     return Context(defn=defn, rules=rules_for(defn), cards=cards if cards is not None else _LazyCards(defn))
 
@@ -327,7 +327,7 @@ class LiveGame:
             except IllegalCommand:
                 raise IllegalCommand(f"--deck {name}=…: {name!r} is not one of the players "
                                      f"({', '.join(players)})") from None
-            from ..rules import check_deck_file
+            from ..games import check_deck_file
 
             deck, problems = check_deck_file(defn, Path(path), dict(ctx.cards))
             if problems and check_decks:

@@ -18,11 +18,14 @@ from __future__ import annotations
 import secrets
 from typing import Any, Mapping
 
-from ..decks import Deck
-from ..tracker import events as ev
-from ..tracker.core import Batch, Context, IllegalCommand, count, who
-from ..tracker.kit import Commands, Param
-from ..tracker.state import PlayerState, State
+from ...decks import Deck
+from ...tracker import events as kev
+from . import events as ev
+from ...tracker.core import Batch, Context, IllegalCommand, count, who
+from ...tracker.kit import turn_mark as _mark
+from ...tracker.kit import Commands, Param
+from . import sentences  # noqa: F401 - imported to register the game's log lines
+from .state import BackroomsPlayer as Player, BackroomsState as State
 
 RULESET = "backrooms"
 COMMANDS = Commands(RULESET)
@@ -60,20 +63,21 @@ def level_pile(ctx: Context, players: int, first: int, levels: tuple[str, ...] =
 
 
 def setup(ctx: Context, players: tuple[str, ...], first: int, levels: tuple[str, ...] = (),
-          decks: Mapping[int, Deck] | None = None) -> list[ev.Event]:
+          decks: Mapping[int, Deck] | None = None) -> list[kev.Event]:
     n = ctx.numbers
     pile = level_pile(ctx, len(players), first, levels, decks)
     if not pile:
         raise IllegalCommand("backrooms needs a public level pile: give --levels \"L1,L2,…\" "
                              "or each player's --deck with public level cards")
     second = (first + 1) % len(players)
-    events: list[ev.Event] = [
-        ev.GameStarted(game=ctx.defn.id, ruleset=RULESET, players=players, first=first, level_pile=pile,
+    events: list[kev.Event] = [
+        kev.GameStarted(game=ctx.defn.id, ruleset=RULESET, players=players, first=first,
+                        setup=ev.LevelPileLaid(level_pile=pile, reason="公共层级牌堆洗好，正面朝上"),
                        starting=(("cost", n.starting_cost), ("carries_left", n.outpost_carries_per_game)),
                        reason=f"开局：费用{n.starting_cost}，首个层级：{pile[0]}"),
     ]
     events += [ev.OutpostPlaced(player=i, hp=n.outpost_hp, reason="开局：各放置1座前哨站") for i in range(len(players))]
-    events.append(ev.ReminderGiven(
+    events.append(kev.ReminderGiven(
         text=f"开局：先手{players[first]}抽{n.opening_hand_first}张，后手{players[second]}抽{n.opening_hand_second}张",
         reason="开局抽牌"))
     return events
@@ -112,7 +116,7 @@ def first_phase(state: State, ctx: Context) -> str:
     return ctx.defn.phases[0].id
 
 
-def on_turn_begin(state: State, ctx: Context) -> list[ev.Event]:
+def on_turn_begin(state: State, ctx: Context) -> list[kev.Event]:
     if not is_cut_turn(state, ctx):
         return []
     index = (state.level_index + 1) % len(state.level_pile)
@@ -122,44 +126,44 @@ def on_turn_begin(state: State, ctx: Context) -> list[ev.Event]:
         reason=f"第{state.round}回合开始：每{ctx.numbers.level_cycle_rounds}回合切出层级{cycled}")]
 
 
-def _placement_reminders(state: State, ctx: Context) -> list[ev.Event]:
+def _placement_reminders(state: State, ctx: Context) -> list[kev.Event]:
     out = []
     for i, p in enumerate(state.players):
         if p.must_place_outpost:
             carry = f"或带入前哨（剩余{p.carries_left}次）" if p.carries_left and p.cut_out_outposts else ""
-            out.append(ev.ReminderGiven(text=f"{p.name}须放置新前哨站{carry}", player=i, reason="层级切出后"))
+            out.append(kev.ReminderGiven(text=f"{p.name}须放置新前哨站{carry}", player=i, reason="层级切出后"))
     return out
 
 
-def on_enter(state: State, ctx: Context) -> list[ev.Event]:
+def on_enter(state: State, ctx: Context) -> list[kev.Event]:
     n = ctx.numbers
     phase = state.phase
     me = state.players[state.active]
-    out: list[ev.Event] = []
+    out: list[kev.Event] = []
     if phase == "draw":
         if is_cut_turn(state, ctx):
-            out.append(ev.ReminderGiven(text=f"层级切出：当前层级为{state.level}", reason="层级切换"))
+            out.append(kev.ReminderGiven(text=f"层级切出：当前层级为{state.level}", reason="层级切换"))
         if state.turn == 1:
             # RULES.md 2026-12: the draw of 1 starts with turn 2; the opening hand is turn 1's draw.
-            out.append(ev.ReminderGiven(text=f"第1{ctx.defn.terms.turn}不抽牌（{me.name}开局已抽{n.opening_hand_first}张）",
+            out.append(kev.ReminderGiven(text=f"第1{ctx.defn.terms.turn}不抽牌（{me.name}开局已抽{n.opening_hand_first}张）",
                                         player=state.active, reason="抽牌阶段"))
         else:
-            out.append(ev.ReminderGiven(text=f"{me.name}抽{n.draw_per_turn}张牌", player=state.active, reason="抽牌阶段"))
+            out.append(kev.ReminderGiven(text=f"{me.name}抽{n.draw_per_turn}张牌", player=state.active, reason="抽牌阶段"))
         nxt = next_level(state)
-        out.append(ev.ReminderGiven(text=f"{rounds_to_cut(state, ctx)}回合后切出层级：下一层级是{nxt}",
+        out.append(kev.ReminderGiven(text=f"{rounds_to_cut(state, ctx)}回合后切出层级：下一层级是{nxt}",
                                     reason="层级倒计时"))
     if phase == n.cost_phase:
         gain, why = COST_GAIN[n.cost_gain](state)
         out.append(ev.CostGained(player=state.active, amount=gain, reason=f"{ctx.phase_name(phase)}：{why}"))
-        out.append(ev.ReminderGiven(text=f"{me.name}获得{gain}费用（共{me.cost + gain}）", player=state.active,
+        out.append(kev.ReminderGiven(text=f"{me.name}获得{gain}费用（共{me.cost + gain}）", player=state.active,
                                     reason=ctx.phase_name(phase)))
     description = ctx.defn.phase(phase).description
     if description and phase not in ("draw", n.cost_phase):
-        out.append(ev.ReminderGiven(text=description, reason=ctx.phase_name(phase)))
+        out.append(kev.ReminderGiven(text=description, reason=ctx.phase_name(phase)))
     return out + _placement_reminders(state, ctx)
 
 
-def on_exit(state: State, ctx: Context) -> list[ev.Event]:
+def on_exit(state: State, ctx: Context) -> list[kev.Event]:
     if state.chain:
         raise IllegalCommand(f"the chain has {len(state.chain)} unresolved link(s): resolve it before leaving "
                              f"{ctx.phase_name(state.phase)} (chain resolve)")
@@ -185,7 +189,7 @@ def losers(state: State, ctx: Context) -> list[tuple[int, str]]:
 # ---------------------------------------------------------------------------- commands
 
 
-def _outpost(p: PlayerState, number: Any) -> int:
+def _outpost(p: Player, number: Any) -> int:
     if not p.outposts:
         raise IllegalCommand(f"{p.name} has no outpost standing")
     index = count(number, "outpost number") - 1
@@ -197,7 +201,7 @@ def _outpost(p: PlayerState, number: Any) -> int:
 @COMMANDS.command(Param.player(), Param.count("amount", "Cost to pay."), Param.why(),
                   label="花费费用", labels={'amount': '费用'}, help="Pay cost from a player's pool (refused beyond what the pool holds).",
                   examples=('spend A 3 --why "summon Smiler"',))
-def spend(state: State, ctx: Context, player: Any, amount: Any, why: str = "") -> list[ev.Event]:
+def spend(state: State, ctx: Context, player: Any, amount: Any, why: str = "") -> list[kev.Event]:
     """Pay cost from a player's pool; refused beyond what the pool holds."""
     i = who(state, player)
     n = count(amount, "cost to spend")
@@ -210,7 +214,7 @@ def spend(state: State, ctx: Context, player: Any, amount: Any, why: str = "") -
 @COMMANDS.command(Param.player(), Param.count("amount", "Cost gained."), Param.why(),
                   label="获得费用", labels={'amount': '费用'}, help="Gain cost from a card effect (the prepare-phase gain is automatic).",
                   examples=('gain B 2 --why "Almond Water"',))
-def gain(state: State, ctx: Context, player: Any, amount: Any, why: str = "") -> list[ev.Event]:
+def gain(state: State, ctx: Context, player: Any, amount: Any, why: str = "") -> list[kev.Event]:
     """Cost gained from a card effect (the prepare-phase gain is automatic)."""
     i = who(state, player)
     return [ev.CostGained(player=i, amount=count(amount, "cost to gain"), reason=why or "卡牌效果")]
@@ -220,13 +224,13 @@ def gain(state: State, ctx: Context, player: Any, amount: Any, why: str = "") ->
                   label="前哨站受到伤害", labels={'amount': '伤害', 'outpost': '前哨站'}, help="Damage one of a player's outposts (destroyed at {n.unit_destroyed_at_hp} HP or less; "
                        "{n.outposts_destroyed_to_lose} destroyed or none standing loses).",
                   examples=("damage B 7 --outpost 1",))
-def damage(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 1, why: str = "") -> list[ev.Event]:
+def damage(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 1, why: str = "") -> list[kev.Event]:
     """Damage one of ``player``'s outposts; at 0 HP or less it is destroyed."""
     i = who(state, player)
     p = state.players[i]
     k = _outpost(p, outpost)
     n = count(amount, "damage")
-    out: list[ev.Event] = [ev.OutpostDamaged(player=i, index=k, amount=n, reason=why or "攻击/效果伤害")]
+    out: list[kev.Event] = [ev.OutpostDamaged(player=i, index=k, amount=n, reason=why or "攻击/效果伤害")]
     if p.outposts[k] - n <= ctx.numbers.unit_destroyed_at_hp:
         out.append(ev.OutpostDestroyed(player=i, index=k,
                                        reason=f"前哨站生命值降至{p.outposts[k] - n}（≤{ctx.numbers.unit_destroyed_at_hp}即摧毁）"))
@@ -238,7 +242,7 @@ def damage(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 
                   label="修复前哨站", labels={'amount': '回复', 'outpost': '前哨站', 'beyond_max': '可超过上限'}, help="Repair one of a player's outposts (up to its {n.outpost_hp} HP unless a card says otherwise).",
                   examples=("repair A 5", 'repair A 5 --beyond-max --why "加固"'))
 def repair(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 1, why: str = "",
-           beyond_max: bool = False) -> list[ev.Event]:
+           beyond_max: bool = False) -> list[kev.Event]:
     """Repair an outpost, up to its printed HP unless a card says it may go beyond (RULES.md 2026-12)."""
     i = who(state, player)
     k = _outpost(state.players[i], outpost)
@@ -256,7 +260,7 @@ def repair(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 
 
 @COMMANDS.command(Param.player(), label="放置前哨站", help="Place an outpost ({n.outpost_hp} HP, free; after a level cut each "
                                         "player must place one or carry).", examples=("place A",))
-def place(state: State, ctx: Context, player: Any) -> list[ev.Event]:
+def place(state: State, ctx: Context, player: Any) -> list[kev.Event]:
     """Build an outpost (free), or place the new outpost a level cut demands."""
     i = who(state, player)
     why = "层级切出后放置新前哨站" if state.players[i].must_place_outpost else "建立前哨站（免费）"
@@ -266,7 +270,7 @@ def place(state: State, ctx: Context, player: Any) -> list[ev.Event]:
 @COMMANDS.command(Param.player(), OUTPOST,
                   label="带入前哨站", labels={'outpost': '前哨站'}, help="After a level cut, carry an outpost into the new level instead of placing one "
                        "({n.outpost_carries_per_game} per game).", examples=("carry B",))
-def carry(state: State, ctx: Context, player: Any, outpost: Any = 1) -> list[ev.Event]:
+def carry(state: State, ctx: Context, player: Any, outpost: Any = 1) -> list[kev.Event]:
     """After a cut, carry an outpost of the old level into the new one instead of placing a new one."""
     i = who(state, player)
     p = state.players[i]
@@ -289,7 +293,7 @@ def carry(state: State, ctx: Context, player: Any, outpost: Any = 1) -> list[ev.
                   label="发动效果（连锁）", labels={'text': '效果', 'negates': '无效连锁'}, help="Activate an effect or respond to the chain with one.",
                   examples=('chain push B "negate an effect" --negates 1',), words=("chain", "push"),
                   aliases=("push",))
-def chain_push(state: State, ctx: Context, player: Any, text: str, negates: Any = None) -> list[ev.Event]:
+def chain_push(state: State, ctx: Context, player: Any, text: str, negates: Any = None) -> list[kev.Event]:
     """Add a link to the chain (a response); ``negates`` = the link number it negates on resolving."""
     i = who(state, player)
     target = None
@@ -305,7 +309,7 @@ def chain_push(state: State, ctx: Context, player: Any, text: str, negates: Any 
 
 @COMMANDS.command(Param.count("link", "Link number."), label="无效连锁", labels={'link': '连锁'}, help="Negate a link now; it still resolves, as nothing.",
                   examples=("chain negate 1",), words=("chain", "negate"), aliases=("negate",))
-def chain_negate(state: State, ctx: Context, link: Any) -> list[ev.Event]:
+def chain_negate(state: State, ctx: Context, link: Any) -> list[kev.Event]:
     """Negate a link now (by an effect outside the chain); it will still resolve, as nothing."""
     k = count(link, "link number")
     found = [l for l in state.chain if l.number == k]
@@ -319,7 +323,7 @@ def chain_negate(state: State, ctx: Context, link: Any) -> list[ev.Event]:
 @COMMANDS.command(Param("one", "flag", "Resolve only the last link.", False, option=True),
                   label="处理连锁", labels={'one': '只处理最后一个'}, help="Resolve the chain last-in-first-out and show the order.",
                   examples=("chain resolve",), words=("chain", "resolve"), aliases=("resolve",))
-def chain_resolve(state: State, ctx: Context, one: bool = False) -> list[ev.Event]:
+def chain_resolve(state: State, ctx: Context, one: bool = False) -> list[kev.Event]:
     """Resolve the chain last-in-first-out (or only its top link with ``one``)."""
     if not state.chain:
         raise IllegalCommand("the chain is empty")
@@ -342,12 +346,10 @@ def chain_resolve(state: State, ctx: Context, one: bool = False) -> list[ev.Even
     return batch.events
 
 
-
-
 # ---------------------------------------------------------------------------- views
 
 
-def player_json(p: PlayerState, state: State, ctx: Context) -> dict[str, Any]:
+def player_json(p: Player, state: State, ctx: Context) -> dict[str, Any]:
     return {"cost": p.cost, "outposts": list(p.outposts), "outposts_destroyed": p.outposts_destroyed,
             "carries_left": p.carries_left, "must_place_outpost": p.must_place_outpost}
 
@@ -360,3 +362,23 @@ def state_json(state: State, ctx: Context) -> dict[str, Any]:
                    "negates": l.negates, "negated": l.negated} for l in state.chain],
         "last_resolution": list(state.last_resolution),
     }
+
+
+def board_lines(s: dict[str, Any], ctx: Context) -> list[str]:
+    """The game's part of the text board, from ``status_json`` (``s``)."""
+    out = [f"层级：{s['level']} | {s['rounds_to_cut']}回合后切出，下一层级：{s['next_level']}"]
+    for p in s["players"]:
+        hp = " ".join(f"[{h}]" for h in p["outposts"]) or "（无）"
+        extra = "  ⚠须放置/带入前哨" if p["must_place_outpost"] else ""
+        out.append(f"{_mark(p, s)} {p['name']}: 费用 {p['cost']} | 前哨 {hp} | 已摧毁 {p['outposts_destroyed']} | "
+                   f"可带入 {p['carries_left']}{extra}")
+    if s.get("chain"):
+        out.append("连锁：" + " ← ".join(
+            f"{l['link']}.{l['player']}:{l['text']}" + ("（已无效）" if l["negated"] else "") for l in s["chain"]))
+    if s.get("last_resolution"):
+        out.append("上次连锁处理顺序：" + " → ".join(s["last_resolution"]))
+    return out
+
+
+#: Older stores wrote this game's setup into ``GameStarted`` itself (see ``engine.tracker.events``).
+LEGACY_SETUP = ev.LevelPileLaid

@@ -13,11 +13,14 @@ from dataclasses import dataclass
 
 from typing import Any, Mapping
 
-from ..decks import Deck
-from ..tracker import events as ev
-from ..tracker.core import Batch, Context, IllegalCommand, count, require_active, require_phase, signed, who
-from ..tracker.kit import Commands, Param
-from ..tracker.state import PlayerState, State
+from ...decks import Deck
+from ...tracker import events as kev
+from . import events as ev
+from ...tracker.core import Batch, Context, IllegalCommand, count, require_active, require_phase, signed, who
+from ...tracker.kit import turn_mark as _mark
+from ...tracker.kit import Commands, Param
+from . import sentences  # noqa: F401 - imported to register the game's log lines
+from .state import DuelPlayer as Player, DuelState as State
 
 RULESET = "duel"
 COMMANDS = Commands(RULESET)
@@ -41,7 +44,7 @@ DRAW = "draw"
 
 
 def setup(ctx: Context, players: tuple[str, ...], first: int, levels: tuple[str, ...] = (),
-          decks: Mapping[int, Deck] | None = None) -> list[ev.Event]:
+          decks: Mapping[int, Deck] | None = None) -> list[kev.Event]:
     n = ctx.numbers
     if levels:
         raise IllegalCommand("--levels is for backrooms; duel has no levels")
@@ -50,7 +53,8 @@ def setup(ctx: Context, players: tuple[str, ...], first: int, levels: tuple[str,
     if min(sizes) < 0:
         raise IllegalCommand("a deck is smaller than the opening hand")
     return [
-        ev.GameStarted(game=ctx.defn.id, ruleset=RULESET, players=players, first=first, deck_sizes=sizes,
+        kev.GameStarted(game=ctx.defn.id, ruleset=RULESET, players=players, first=first,
+                        setup=ev.DecksCounted(deck_sizes=sizes, reason="起手后的牌库"),
                        starting=(("life", n.starting_life), ("hand", n.opening_hand)),
                        reason=f"开局：生命{n.starting_life}，各抽{n.opening_hand}张起手"),
     ]
@@ -65,36 +69,36 @@ def first_phase(state: State, ctx: Context) -> str:
     return MAIN if is_first_turn(state) else ctx.defn.phases[0].id
 
 
-def on_turn_begin(state: State, ctx: Context) -> list[ev.Event]:
+def on_turn_begin(state: State, ctx: Context) -> list[kev.Event]:
     return []
 
 
-def on_enter(state: State, ctx: Context) -> list[ev.Event]:
+def on_enter(state: State, ctx: Context) -> list[kev.Event]:
     n = ctx.numbers
     me = state.players[state.active]
-    out: list[ev.Event] = []
+    out: list[kev.Event] = []
     phase = state.phase
     if phase == DRAW:
-        out.append(ev.ReminderGiven(text=f"抽牌技能（每回合{n.draw_skills_per_turn}次）：抽1张，或补满至{n.draw_skill_fill_to}张手牌",
+        out.append(kev.ReminderGiven(text=f"抽牌技能（每回合{n.draw_skills_per_turn}次）：抽1张，或补满至{n.draw_skill_fill_to}张手牌",
                                     player=state.active, reason=ctx.phase_name(phase)))
     elif phase == MAIN:
         if is_first_turn(state):
-            out.append(ev.ReminderGiven(text=f"先手第一回合：战斗伤害为{n.first_turn_battle_damage}",
+            out.append(kev.ReminderGiven(text=f"先手第一回合：战斗伤害为{n.first_turn_battle_damage}",
                                         player=state.active, reason="先手规则"))
-        out.append(ev.ReminderGiven(
+        out.append(kev.ReminderGiven(
             text=f"降临{n.descents_per_turn}次、回合内技能{n.in_turn_skills_per_turn}次；场上主战者至多{n.max_fighters}名",
             player=state.active, reason=ctx.phase_name(phase)))
     elif phase == ctx.defn.phases[-1].id:
-        out.append(ev.ReminderGiven(text=f"手牌上限{n.hand_limit}张：达到上限时获得的牌送去幽冥（{me.name}现有{me.hand}张）",
+        out.append(kev.ReminderGiven(text=f"手牌上限{n.hand_limit}张：达到上限时获得的牌送去幽冥（{me.name}现有{me.hand}张）",
                                     player=state.active, reason=ctx.phase_name(phase)))
     else:
         description = ctx.defn.phase(phase).description
         if description:
-            out.append(ev.ReminderGiven(text=description, reason=ctx.phase_name(phase)))
+            out.append(kev.ReminderGiven(text=description, reason=ctx.phase_name(phase)))
     return out
 
 
-def on_exit(state: State, ctx: Context) -> list[ev.Event]:
+def on_exit(state: State, ctx: Context) -> list[kev.Event]:
     return []
 
 
@@ -111,7 +115,7 @@ def losers(state: State, ctx: Context) -> list[tuple[int, str]]:
 # ---------------------------------------------------------------------------- commands
 
 
-def _draw(state: State, i: int, n_cards: int, ctx: Context, why: str) -> list[ev.Event]:
+def _draw(state: State, i: int, n_cards: int, ctx: Context, why: str) -> list[kev.Event]:
     """Draw one by one: at the hand limit a card goes to the netherworld; an empty deck loses."""
     batch = Batch(state)
     limit = ctx.numbers.hand_limit
@@ -131,7 +135,7 @@ def _draw(state: State, i: int, n_cards: int, ctx: Context, why: str) -> list[ev
 @COMMANDS.command(Param.player(), Param.count("cards", "How many.", 1), Param.why(),
                   label="抽牌", labels={'cards': '张数'}, help="Draw by a card effect (at the hand limit of {n.hand_limit} a card goes to the "
                        "netherworld; an empty deck loses).", examples=("draw A 2",))
-def draw(state: State, ctx: Context, player: Any, cards: Any = 1, why: str = "") -> list[ev.Event]:
+def draw(state: State, ctx: Context, player: Any, cards: Any = 1, why: str = "") -> list[kev.Event]:
     """Draw by a card effect (the draw skill is ``draw_skill``)."""
     i = who(state, player)
     return _draw(state, i, count(cards, "cards to draw"), ctx, why or "抽牌")
@@ -140,7 +144,7 @@ def draw(state: State, ctx: Context, player: Any, cards: Any = 1, why: str = "")
 @COMMANDS.command(Param.player(), Param("kind", "choice", "draw1 or fill.", "draw1", choices=("draw1", "fill")),
                   label="抽牌技能", labels={'kind': '选项'}, help="The draw phase's draw skill, {n.draw_skills_per_turn} per turn: draw 1 or fill the hand "
                        "up to {n.draw_skill_fill_to}.", examples=("draw-skill A fill",))
-def draw_skill(state: State, ctx: Context, player: Any, kind: str = "draw1") -> list[ev.Event]:
+def draw_skill(state: State, ctx: Context, player: Any, kind: str = "draw1") -> list[kev.Event]:
     """The draw phase's one draw skill: ``draw1`` or ``fill`` (up to the fill size)."""
     n = ctx.numbers
     i = who(state, player)
@@ -160,7 +164,7 @@ def draw_skill(state: State, ctx: Context, player: Any, kind: str = "draw1") -> 
                                         "send{n.in_turn_skill_discard_large}, sendall or pierce."),
                   label="回合内技能", labels={'kind': '技能'}, help="An in-turn skill (at most {n.in_turn_skills_per_turn} different ones per turn).",
                   examples=("skill A send2",))
-def skill(state: State, ctx: Context, player: Any, kind: str) -> list[ev.Event]:
+def skill(state: State, ctx: Context, player: Any, kind: str) -> list[kev.Event]:
     """An in-turn skill (send2, send3, sendall, pierce), at most the per-turn limit."""
     n = ctx.numbers
     i = who(state, player)
@@ -197,7 +201,7 @@ def skill(state: State, ctx: Context, player: Any, kind: str) -> list[ev.Event]:
                                                      minimum=0, option=True),
                   label="降临", labels={'rank': '阶级'}, help="Descend a rank 0–{n.direct_descent_max_rank} card as a fighter ({n.descents_per_turn} per "
                        "turn, at most {n.max_fighters} fighters).", examples=("descend A --rank 1",))
-def descend(state: State, ctx: Context, player: Any, rank: Any = 0) -> list[ev.Event]:
+def descend(state: State, ctx: Context, player: Any, rank: Any = 0) -> list[kev.Event]:
     """Put a rank 0–1 card from hand onto the field as a fighter (2 per turn, ≤ 5 fighters)."""
     n = ctx.numbers
     i = who(state, player)
@@ -223,7 +227,7 @@ def descend(state: State, ctx: Context, player: Any, rank: Any = 0) -> list[ev.E
 @COMMANDS.command(Param.player(), Param.count("rank", "The new card's rank.", 2, option=True),
                   label="升阶", labels={'rank': '阶级'}, help="Rank up onto a ready fighter of one rank less (unlimited, not a descent).",
                   examples=("rank-up A --rank 2",))
-def rank_up(state: State, ctx: Context, player: Any, rank: Any = 2) -> list[ev.Event]:
+def rank_up(state: State, ctx: Context, player: Any, rank: Any = 2) -> list[kev.Event]:
     """Rank a card up onto a ready fighter of one rank less (unlimited; not a descent)."""
     i = who(state, player)
     require_active(state, i, "rank up")
@@ -242,7 +246,7 @@ def rank_up(state: State, ctx: Context, player: Any, rank: Any = 2) -> list[ev.E
                   Param.count("assists", "Assist cards that died with them.", 0, minimum=0, option=True),
                   label="主战者战死", labels={'fighters': '主战者', 'assists': '协助牌'}, help="Fighters of a player died (they and their assists go to the netherworld).",
                   examples=("slain B --assists 1",))
-def slain(state: State, ctx: Context, player: Any, fighters: Any = 1, assists: Any = 0) -> list[ev.Event]:
+def slain(state: State, ctx: Context, player: Any, fighters: Any = 1, assists: Any = 0) -> list[kev.Event]:
     """Fighters (and their assists) of ``player`` died: field → netherworld."""
     i = who(state, player)
     k = count(fighters, "fighters")
@@ -263,7 +267,7 @@ def slain(state: State, ctx: Context, player: Any, fighters: Any = 1, assists: A
                   Param.count("cards", "How many.", 1), Param.why(),
                   label="移动卡牌", labels={'source': '从', 'dest': '到', 'cards': '张数'}, help="Move cards between zones by a card effect.",
                   examples=('move A netherworld hand 1 --why "revive"',))
-def move(state: State, ctx: Context, player: Any, source: str, dest: str, cards: Any = 1, why: str = "") -> list[ev.Event]:
+def move(state: State, ctx: Context, player: Any, source: str, dest: str, cards: Any = 1, why: str = "") -> list[kev.Event]:
     """Move cards between counted zones by a card effect (deck, hand, field, netherworld)."""
     i = who(state, player)
     k = count(cards, "cards")
@@ -296,7 +300,7 @@ def move(state: State, ctx: Context, player: Any, source: str, dest: str, cards:
 
 @COMMANDS.command(Param.player(), Param("delta", "signed", "Change, e.g. -3 or +2."), Param.why(),
                   label="生命变化", labels={'delta': '变化'}, help="Change a player's life by an effect (0 loses).", examples=('life B -3 --why "fighter effect"',))
-def life(state: State, ctx: Context, player: Any, delta: Any, why: str = "") -> list[ev.Event]:
+def life(state: State, ctx: Context, player: Any, delta: Any, why: str = "") -> list[kev.Event]:
     """Change a player's life by an effect: ``-3`` or ``+2``."""
     i = who(state, player)
     return [ev.LifeChanged(player=i, delta=signed(delta, "life change"), reason=why or "卡牌效果")]
@@ -306,7 +310,7 @@ def life(state: State, ctx: Context, player: Any, delta: Any, why: str = "") -> 
                   label="战斗伤害", labels={'amount': '伤害'}, help="A player takes battle damage (damage the first player deals on the first turn is "
                        "{n.first_turn_battle_damage}).",
                   examples=("battle B 4",))
-def battle(state: State, ctx: Context, player: Any, amount: Any) -> list[ev.Event]:
+def battle(state: State, ctx: Context, player: Any, amount: Any) -> list[kev.Event]:
     """``player`` takes battle damage; it is 0 on the first player's very first turn."""
     i = who(state, player)
     n = count(amount, "battle damage", minimum=0)
@@ -386,7 +390,7 @@ def resolve_attack(attack: int, target: int, guard: bool = False, pierce: bool =
          "{n.first_turn_battle_damage}.",
     examples=("attack A 5 3", "attack A 4 6 --guard --pierce --assists 1"))
 def attack(state: State, ctx: Context, player: Any, attack: Any, target: Any, guard: bool = False,
-           pierce: bool | None = None, wounded: bool = False, assists: Any = 0) -> list[ev.Event]:
+           pierce: bool | None = None, wounded: bool = False, assists: Any = 0) -> list[kev.Event]:
     """``player``'s fighter (attack ``attack``) attacks an enemy fighter (its attack, or its guard
     when ``guard``); deaths, the target's assists and battle damage are applied. ``pierce``
     defaults to the pierce skill used this turn (and uses it up)."""
@@ -421,9 +425,7 @@ def attack(state: State, ctx: Context, player: Any, attack: Any, target: Any, gu
     return batch.events
 
 
-
-
-def player_json(p: PlayerState, state: State, ctx: Context) -> dict[str, Any]:
+def player_json(p: Player, state: State, ctx: Context) -> dict[str, Any]:
     n = ctx.numbers
     return {
         "life": p.life, "deck": p.deck, "hand": p.hand, "fighters": p.field, "netherworld": p.netherworld,
@@ -435,3 +437,16 @@ def player_json(p: PlayerState, state: State, ctx: Context) -> dict[str, Any]:
 
 def state_json(state: State, ctx: Context) -> dict[str, Any]:
     return {"first_turn": is_first_turn(state)}
+
+
+def board_lines(s: dict[str, Any], ctx: Context) -> list[str]:
+    """The game's part of the text board, from ``status_json`` (``s``)."""
+    return [(f"{_mark(p, s)} {p['name']}: 生命 {p['life']} | 牌库 {p['deck']} 手牌 {p['hand']} 场上 {p['fighters']} "
+             f"幽冥 {p['netherworld']} | 降临 {p['descents_used']}/{p['descents_per_turn']} "
+             f"技能 {p['in_turn_skills_used']}/{p['in_turn_skills_per_turn']} "
+             f"抽牌技能 {'已用' if p['draw_skill_used'] else '未用'}" + (" 贯穿" if p["pierce"] else ""))
+            for p in s["players"]]
+
+
+#: Older stores wrote this game's setup into ``GameStarted`` itself (see ``engine.tracker.events``).
+LEGACY_SETUP = ev.DecksCounted

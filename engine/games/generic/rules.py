@@ -7,23 +7,26 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..decks import Deck
-from ..tracker import events as ev
-from ..tracker.core import Context, IllegalCommand, signed, who
-from ..tracker.kit import Commands, Param
-from ..tracker.state import PlayerState, State
+from ...decks import Deck
+from ...tracker import events as kev
+from . import events as ev
+from ...tracker.core import Context, IllegalCommand, signed, who
+from ...tracker.kit import turn_mark as _mark
+from ...tracker.kit import Commands, Param
+from . import sentences  # noqa: F401 - imported to register the game's log lines
+from .state import GenericPlayer as Player, GenericState as State
 
 RULESET = "generic"
 COMMANDS = Commands(RULESET)
 
 
 def setup(ctx: Context, players: tuple[str, ...], first: int, levels: tuple[str, ...] = (),
-          decks: Mapping[int, Deck] | None = None) -> list[ev.Event]:
+          decks: Mapping[int, Deck] | None = None) -> list[kev.Event]:
     if levels:
         raise IllegalCommand("--levels is for backrooms")
     counters = ctx.numbers.counters
     start = "，".join(f"{c.label}{c.start}" for c in counters.values())
-    out: list[ev.Event] = [ev.GameStarted(game=ctx.defn.id, ruleset=RULESET, players=players, first=first,
+    out: list[kev.Event] = [kev.GameStarted(game=ctx.defn.id, ruleset=RULESET, players=players, first=first,
                                           reason=f"开局：{start}" if start else "开局")]
     for i in range(len(players)):
         for name, c in counters.items():
@@ -35,16 +38,16 @@ def first_phase(state: State, ctx: Context) -> str:
     return ctx.defn.phases[0].id
 
 
-def on_turn_begin(state: State, ctx: Context) -> list[ev.Event]:
+def on_turn_begin(state: State, ctx: Context) -> list[kev.Event]:
     return []
 
 
-def on_enter(state: State, ctx: Context) -> list[ev.Event]:
+def on_enter(state: State, ctx: Context) -> list[kev.Event]:
     description = ctx.defn.phase(state.phase).description
-    return [ev.ReminderGiven(text=description, reason=ctx.phase_name(state.phase))] if description else []
+    return [kev.ReminderGiven(text=description, reason=ctx.phase_name(state.phase))] if description else []
 
 
-def on_exit(state: State, ctx: Context) -> list[ev.Event]:
+def on_exit(state: State, ctx: Context) -> list[kev.Event]:
     return []
 
 
@@ -62,7 +65,7 @@ def losers(state: State, ctx: Context) -> list[tuple[int, str]]:
                   Param("delta", "signed", "Change, e.g. -3 or +2."), Param.why(),
                   label="计数变化", labels={'name': '计数', 'delta': '变化'}, help="Change a player's counter (games tracked by the generic ruleset: rules.counters in game.yaml).",
                   examples=('counter A life -3 --why "spark"',))
-def counter(state: State, ctx: Context, player: Any, name: str, delta: Any, why: str = "") -> list[ev.Event]:
+def counter(state: State, ctx: Context, player: Any, name: str, delta: Any, why: str = "") -> list[kev.Event]:
     """Change one of ``player``'s counters by ``delta`` (``-3``, ``+2``)."""
     i = who(state, player)
     counters = ctx.numbers.counters
@@ -75,11 +78,19 @@ def counter(state: State, ctx: Context, player: Any, name: str, delta: Any, why:
     return [ev.CounterChanged(player=i, counter=name, delta=signed(delta, "change"), reason=why or "卡牌效果")]
 
 
-
-
-def player_json(p: PlayerState, state: State, ctx: Context) -> dict[str, Any]:
+def player_json(p: Player, state: State, ctx: Context) -> dict[str, Any]:
     return {"counters": {name: p.counter(name) for name in ctx.numbers.counters}}
 
 
 def state_json(state: State, ctx: Context) -> dict[str, Any]:
     return {}
+
+
+def board_lines(s: dict[str, Any], ctx: Context) -> list[str]:
+    """The game's part of the text board, from ``status_json`` (``s``)."""
+    labels = {k: c.label for k, c in ctx.numbers.counters.items()}
+    out = []
+    for p in s["players"]:
+        values = " | ".join(f"{labels.get(k, k)} {v}" for k, v in p["counters"].items())
+        out.append(f"{_mark(p, s)} {p['name']}: {values or '（无计数）'}")
+    return out

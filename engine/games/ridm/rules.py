@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..decks import Deck
-from ..tracker import events as ev
-from ..tracker.core import Context, IllegalCommand, count, require_active, signed, who
-from ..tracker.kit import Commands, Param, yes_no
-from ..tracker.state import PlayerState, State
+from ...decks import Deck
+from ...tracker import events as kev
+from . import events as ev
+from ...tracker.core import Context, IllegalCommand, count, require_active, signed, who
+from ...tracker.kit import turn_mark as _mark
+from ...tracker.kit import Commands, Param, yes_no
+from . import sentences  # noqa: F401 - imported to register the game's log lines
+from .state import RidmPlayer as Player, RidmState as State
 
 RULESET = "ridm"
 COMMANDS = Commands(RULESET)
@@ -22,14 +25,14 @@ SKILL = Param("skill", "text", "Skill card id or name.", metavar="SKILL")
 
 
 def setup(ctx: Context, players: tuple[str, ...], first: int, levels: tuple[str, ...] = (),
-          decks: Mapping[int, Deck] | None = None) -> list[ev.Event]:
+          decks: Mapping[int, Deck] | None = None) -> list[kev.Event]:
     n = ctx.numbers
     if levels:
         raise IllegalCommand("--levels is for backrooms; ridm has no levels")
     return [
-        ev.GameStarted(game=ctx.defn.id, ruleset=RULESET, players=players, first=first,
+        kev.GameStarted(game=ctx.defn.id, ruleset=RULESET, players=players, first=first,
                        starting=(("sanity", n.starting_sanity),), reason=f"开局：理智{n.starting_sanity}"),
-        ev.ReminderGiven(text=f"开局：洗牌，各抽{n.opening_hand}张", reason="开局"),
+        kev.ReminderGiven(text=f"开局：洗牌，各抽{n.opening_hand}张", reason="开局"),
     ]
 
 
@@ -37,7 +40,7 @@ def first_phase(state: State, ctx: Context) -> str:
     return ctx.defn.phases[0].id
 
 
-def on_turn_begin(state: State, ctx: Context) -> list[ev.Event]:
+def on_turn_begin(state: State, ctx: Context) -> list[kev.Event]:
     return []
 
 
@@ -55,38 +58,38 @@ def timer_preview(state: State, ctx: Context, player: int) -> str:
     return "；".join(bits)
 
 
-def on_enter(state: State, ctx: Context) -> list[ev.Event]:
+def on_enter(state: State, ctx: Context) -> list[kev.Event]:
     n = ctx.numbers
     me = state.players[state.active]
     phase = state.phase
-    out: list[ev.Event] = []
+    out: list[kev.Event] = []
     if phase == ctx.defn.phases[0].id:
-        out.append(ev.ReminderGiven(text=f"{me.name}必须从牌组抽{n.draw_per_turn}张牌", player=state.active,
+        out.append(kev.ReminderGiven(text=f"{me.name}必须从牌组抽{n.draw_per_turn}张牌", player=state.active,
                                     reason=ctx.phase_name(phase)))
     elif phase == _last(ctx):
         preview = timer_preview(state, ctx, state.active)
         if preview:
-            out.append(ev.ReminderGiven(text=f"技能计时：{preview}", player=state.active, reason=ctx.phase_name(phase)))
-        out.append(ev.ReminderGiven(text=f"准备区至多{n.prep_to_hand_max}张加入手牌；横置干员送去弃置区",
+            out.append(kev.ReminderGiven(text=f"技能计时：{preview}", player=state.active, reason=ctx.phase_name(phase)))
+        out.append(kev.ReminderGiven(text=f"准备区至多{n.prep_to_hand_max}张加入手牌；横置干员送去弃置区",
                                     player=state.active, reason=ctx.phase_name(phase)))
         for i, p in enumerate(state.players):
             if p.enemy_in_deploy:
-                out.append(ev.ReminderGiven(
+                out.append(kev.ReminderGiven(
                     text=f"理智检查：{p.name}的部署区有敌方干员，回合结束时理智−{n.sanity_loss_enemy_in_deploy}",
                     player=i, reason="理智检查"))
     else:
-        out.append(ev.ReminderGiven(
+        out.append(kev.ReminderGiven(
             text=f"主动部署{n.active_deployments_per_turn}次、技能槽充能{n.skill_slot_charges_per_turn}次；"
                  f"行动牌需理智≤要求（{me.name}理智{me.sanity}，充能{me.charges}）",
             player=state.active, reason=ctx.phase_name(phase)))
     return out
 
 
-def on_exit(state: State, ctx: Context) -> list[ev.Event]:
+def on_exit(state: State, ctx: Context) -> list[kev.Event]:
     if state.phase != _last(ctx):
         return []
     n = ctx.numbers
-    out: list[ev.Event] = []
+    out: list[kev.Event] = []
     me = state.players[state.active]
     if me.timers:
         out.append(ev.TimersTicked(player=state.active, amount=n.timer_tick,
@@ -111,7 +114,7 @@ def losers(state: State, ctx: Context) -> list[tuple[int, str]]:
 
 @COMMANDS.command(Param.player(), Param("delta", "signed", "Change, e.g. -1 or +1."), Param.why(),
                   label="理智变化", labels={'delta': '变化'}, help="Change a commander's sanity by an effect (0 loses).", examples=("sanity B -1",))
-def sanity(state: State, ctx: Context, player: Any, delta: Any, why: str = "") -> list[ev.Event]:
+def sanity(state: State, ctx: Context, player: Any, delta: Any, why: str = "") -> list[kev.Event]:
     """Change a commander's sanity by an effect: ``-1`` or ``+1``."""
     i = who(state, player)
     return [ev.SanityChanged(player=i, delta=signed(delta, "sanity change"), reason=why or "卡牌效果")]
@@ -121,7 +124,7 @@ def sanity(state: State, ctx: Context, player: Any, delta: Any, why: str = "") -
                   Param("by_effect", "flag", "Deployed by a card effect (not counted).", False, option=True),
                   label="部署干员", labels={'operator': '干员', 'by_effect': '卡牌效果部署'}, help="Deploy an operator ({n.active_deployments_per_turn} active deployment per turn).",
                   examples=("deploy A 能天使",))
-def deploy(state: State, ctx: Context, player: Any, operator: str, by_effect: bool = False) -> list[ev.Event]:
+def deploy(state: State, ctx: Context, player: Any, operator: str, by_effect: bool = False) -> list[kev.Event]:
     """Deploy an operator from hand (one active deployment per turn; by card effect: unlimited)."""
     i = who(state, player)
     p = state.players[i]
@@ -138,7 +141,7 @@ def deploy(state: State, ctx: Context, player: Any, operator: str, by_effect: bo
 @COMMANDS.command(Param.player(), Param.count("cards", "Hand cards put face down.", 1),
                   label="盖放充能", labels={'cards': '张数'}, help="Charge with hand cards face down (+{n.charge_per_card} charge each, then draw 1 each).",
                   examples=("charge A 2",))
-def charge(state: State, ctx: Context, player: Any, cards: Any = 1) -> list[ev.Event]:
+def charge(state: State, ctx: Context, player: Any, cards: Any = 1) -> list[kev.Event]:
     """Put hand cards face down into the charge slot: ``charge_per_card`` charges each, then draw 1 each."""
     i = who(state, player)
     k = count(cards, "cards")
@@ -149,7 +152,7 @@ def charge(state: State, ctx: Context, player: Any, cards: Any = 1) -> list[ev.E
 @COMMANDS.command(Param.player(), SKILL,
                   label="技能槽充能", labels={'skill': '技能'}, help="{n.skill_slot_charges_per_turn} per turn: a skill card into the skill slot as a charge "
                        "(then search its operator).", examples=('charge-skill A "S2 真银斩"',))
-def charge_skill(state: State, ctx: Context, player: Any, skill: str) -> list[ev.Event]:
+def charge_skill(state: State, ctx: Context, player: Any, skill: str) -> list[kev.Event]:
     """Once per turn: a skill card face up into the skill slot as a charge; search its operator."""
     i = who(state, player)
     require_active(state, i, "skill-slot charge")
@@ -169,7 +172,7 @@ def charge_skill(state: State, ctx: Context, player: Any, skill: str) -> list[ev
                   label="发动技能", labels={'skill': '技能', 'operator': '干员', 'duration': '持续', 'cost': '充能消耗'}, help="Activate a skill: pay its charges and start its timer (ticks at the end of your turns).",
                   examples=("activate A S2 --operator 能天使 --duration 2 --cost 1",))
 def activate(state: State, ctx: Context, player: Any, skill: str, operator: str | None = None,
-             duration: Any = None, cost: Any = None) -> list[ev.Event]:
+             duration: Any = None, cost: Any = None) -> list[kev.Event]:
     """Activate a skill: pay its charges and start its timer (values from card data when known)."""
     i = who(state, player)
     p = state.players[i]
@@ -187,7 +190,7 @@ def activate(state: State, ctx: Context, player: Any, skill: str, operator: str 
     pay = count(cost if cost is not None else 0, "charge cost", minimum=0)
     if pay > p.charges:
         raise IllegalCommand(f"{p.name} has {p.charges} charge(s); {skill} needs {pay}")
-    out: list[ev.Event] = []
+    out: list[kev.Event] = []
     if pay:
         out.append(ev.ChargesSpent(player=i, count=pay, reason=f"发动{skill}的充能"))
     out.append(ev.SkillActivated(player=i, operator=str(operator), skill=str(skill), duration=turns,
@@ -197,7 +200,7 @@ def activate(state: State, ctx: Context, player: Any, skill: str, operator: str 
 
 @COMMANDS.command(Param.player(), Param("skill", "text", "Skill or operator.", metavar="SKILL"),
                   label="技能结束", labels={'skill': '技能'}, help="A skill leaves before its timer runs out.", examples=("end-skill A S2",))
-def end_skill(state: State, ctx: Context, player: Any, skill: str) -> list[ev.Event]:
+def end_skill(state: State, ctx: Context, player: Any, skill: str) -> list[kev.Event]:
     """A skill leaves early (its operator left the field, a card effect)."""
     i = who(state, player)
     for t in state.players[i].timers:
@@ -210,7 +213,7 @@ def end_skill(state: State, ctx: Context, player: Any, skill: str) -> list[ev.Ev
                                                               "zone; no: it left.", True),
                   label="部署区敌方干员", labels={'present': '有敌方干员'}, help="Record an enemy operator entering (or leaving) a player's deploy zone: "
                        "−{n.sanity_loss_enemy_in_deploy} sanity at each turn end.", examples=("invade B yes",))
-def invade(state: State, ctx: Context, player: Any, present: Any = True) -> list[ev.Event]:
+def invade(state: State, ctx: Context, player: Any, present: Any = True) -> list[kev.Event]:
     """Record whether an enemy operator stands in ``player``'s deploy zone (sanity check at turn end)."""
     i = who(state, player)
     flag = yes_no(present, "present")
@@ -245,7 +248,7 @@ def playable(state: State, ctx: Context, player: Any, requirement: Any) -> tuple
                               option=True),
                   label="使用行动牌", labels={'name': '行动牌', 'requirement': '理智要求'}, help="Play an action card (refused while sanity is above its requirement).",
                   examples=("action A 紧急撤离 --requirement 2",))
-def action(state: State, ctx: Context, player: Any, name: str, requirement: Any = None) -> list[ev.Event]:
+def action(state: State, ctx: Context, player: Any, name: str, requirement: Any = None) -> list[kev.Event]:
     """Play an action card; refused while the player's sanity is above its requirement."""
     i = who(state, player)
     card = ctx.card(str(name))
@@ -281,9 +284,7 @@ def fight(state: State, ctx: Context, attack: Any, defense: Any, target_attack: 
     return True, text
 
 
-
-
-def player_json(p: PlayerState, state: State, ctx: Context) -> dict[str, Any]:
+def player_json(p: Player, state: State, ctx: Context) -> dict[str, Any]:
     n = ctx.numbers
     return {
         "sanity": p.sanity, "charges": p.charges,
@@ -296,3 +297,15 @@ def player_json(p: PlayerState, state: State, ctx: Context) -> dict[str, Any]:
 
 def state_json(state: State, ctx: Context) -> dict[str, Any]:
     return {}
+
+
+def board_lines(s: dict[str, Any], ctx: Context) -> list[str]:
+    """The game's part of the text board, from ``status_json`` (``s``)."""
+    out = []
+    for p in s["players"]:
+        timers = "；".join(f"{t['operator']}·{t['skill']} {t['turns_left']}T" for t in p["timers"]) or "无"
+        invaded = " | ⚠部署区有敌方干员" if p["enemy_in_deploy"] else ""
+        out.append(f"{_mark(p, s)} {p['name']}: 理智 {p['sanity']} | 充能 {p['charges']} | "
+                   f"部署 {p['deployments_used']}/{p['deployments_per_turn']} | "
+                   f"技能槽充能 {'已用' if p['skill_slot_charged'] else '未用'} | 计时 {timers}{invaded}")
+    return out

@@ -1,0 +1,106 @@
+"""Finding what a command names: a card of a player's deck list, a piece on the board.
+
+Players type what they see on the table: a card's id (``smiler``), its name or part of it
+(``笑``), a piece's id (``A3``, ``a3``, ``Ａ３`` from a phone keyboard) or the name of the only
+piece of that card on the board. A miss says what was meant ("did you mean") or what there is.
+Every game's commands use these two look-ups, so all three games read names the same way.
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from typing import Any, Callable, Iterable, Sequence
+
+from .errors import IllegalCommand
+
+#: Names listed when a look-up fails and nothing is close.
+_LISTED = 12
+
+
+def _norm(text: Any) -> str:
+    """Full-width letters and digits as ASCII, case folded, outer spaces gone."""
+    return unicodedata.normalize("NFKC", str(text)).strip().casefold()
+
+
+def pick(token: Any, candidates: Sequence[Any], keys: Callable[[Any], Iterable[str]], what: str) -> Any:
+    """The one candidate ``token`` names: an exact key, else a key it is the start of, else a key
+    it is inside of — each step only when it names exactly one candidate.
+
+    Raises ``IllegalCommand`` for an ambiguous or unknown token, naming the candidates (all of
+    them when few, the closest when many).
+    """
+    text = _norm(token)
+    if not text:
+        raise IllegalCommand(f"which {what}? none given")
+    keyed = [(c, [_norm(k) for k in keys(c) if k]) for c in candidates]
+    for test in (lambda k: k == text, lambda k: k.startswith(text), lambda k: text in k):
+        found = _unique(c for c, ks in keyed if any(test(k) for k in ks))
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            names = "、".join(_first(keys(c)) for c in found[:_LISTED])
+            raise IllegalCommand(f"{token!r} could be any of: {names}; type more of the {what}")
+    every = {k: c for c, ks in keyed for k in ks}
+    close = difflib.get_close_matches(text, list(every), n=3, cutoff=0.5)
+    if close:
+        meant = "、".join(dict.fromkeys(_first(keys(every[k])) for k in close))
+        raise IllegalCommand(f"no {what} {token!r}; did you mean {meant}?")
+    if not candidates:
+        raise IllegalCommand(f"no {what} {token!r}: there are none")
+    listed = "、".join(_first(keys(c)) for c in candidates[:_LISTED])
+    more = f" (and {len(candidates) - _LISTED} more)" if len(candidates) > _LISTED else ""
+    raise IllegalCommand(f"no {what} {token!r}; there are: {listed}{more}")
+
+
+def _unique(items: Iterable[Any]) -> list[Any]:
+    seen: list[Any] = []
+    for item in items:
+        if not any(item is s for s in seen):
+            seen.append(item)
+    return seen
+
+
+def _first(keys: Iterable[str]) -> str:
+    return next(iter(keys), "?")
+
+
+def deck_cards(state: Any, ctx: Any, player: int, types: Sequence[str] = ()) -> list[Any]:
+    """The cards ``player`` may bring to the board: their deck list (``--deck`` at ``new``), or
+    every card of the game when no deck was given; only ``types`` when given."""
+    lists = state.decks
+    if player < len(lists) and lists[player]:
+        cards = [ctx.cards[card_id] for card_id, _ in lists[player] if card_id in ctx.cards]
+    else:
+        cards = list(ctx.cards.values())
+    return [c for c in cards if not types or c.type in types]
+
+
+def find_card(state: Any, ctx: Any, player: int, token: Any, types: Sequence[str] = (), what: str = "card") -> Any:
+    """The card of ``player``'s deck list that ``token`` names (id, name, or part of a name)."""
+    cards = deck_cards(state, ctx, player, types)
+    if not cards and not ctx.cards:
+        raise IllegalCommand(f"the {what} cannot be looked up: this game's card data is not available")
+    in_deck = "" if not (player < len(state.decks) and state.decks[player]) else f" in {state.players[player].name}'s deck"
+    return pick(token, cards, lambda c: (c.name, c.id), f"{what}{in_deck}")
+
+
+def copies_in_deck(state: Any, player: int, card_id: str) -> int | None:
+    """How many copies of ``card_id`` ``player``'s deck list holds (None: no deck was given)."""
+    if not (player < len(state.decks) and state.decks[player]):
+        return None
+    return dict(state.decks[player]).get(card_id, 0)
+
+
+def find_piece(state: Any, token: Any, owner: int | None = None, what: str = "piece") -> Any:
+    """The piece on the board ``token`` names: its id (``A3``) or the name of its card when only
+    one such piece is on the board; ``owner`` limits the search to one player's pieces."""
+    pieces = [p for p in state.pieces if owner is None or p.owner == owner]
+    text = _norm(token)
+    for piece in pieces:
+        if _norm(piece.id) == text:
+            return piece
+    if not pieces:
+        whose = "" if owner is None else f" of {state.players[owner].name}"
+        raise IllegalCommand(f"no {what} {token!r}: there are no pieces{whose} on the board")
+    return pick(token, pieces, lambda p: (f"{p.id} {p.name}", p.name), what)
