@@ -10,6 +10,7 @@ is returned with the command, so one undo takes it all back.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import secrets
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -291,7 +292,13 @@ def start_game(ctx: Context, players: tuple[str, ...], first: int = 0, **options
     if not 0 <= first < len(players):
         raise IllegalCommand(f"first player must be one of {', '.join(players)}")
     batch = Batch(State())
-    setup = ctx.rules.setup(ctx, tuple(players), first, **options)
+    # A game takes the setup options its ``setup`` names (backrooms: ``levels``); one given to
+    # a game that has no use for it is refused rather than silently dropped.
+    accepted = inspect.signature(ctx.rules.setup).parameters
+    for key, value in options.items():
+        if value and key not in accepted and key != "decks":
+            raise IllegalCommand(f"--{key.replace('_', '-')} is not an option of {ctx.defn.id}")
+    setup = ctx.rules.setup(ctx, tuple(players), first, **{k: v for k, v in options.items() if k in accepted})
     decks = options.get("decks") or {}
     if decks:
         # Every game's pieces enter from these lists; the kernel records them, no game does.
