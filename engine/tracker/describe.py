@@ -23,6 +23,13 @@ def sentence(cls: type) -> Callable:
 
     return register
 
+
+def sentences(templates: dict[type, str]) -> None:
+    """Register events that read as a plain template: ``{p}`` is the name of the event's
+    ``player``, ``{e.field}`` a field (``{CostGained: "{p}获得{e.amount}费用"}``)."""
+    for cls, template in templates.items():
+        _SENTENCES[cls] = lambda e, n, t=template: t.format(e=e, p=n(getattr(e, "player", None)))
+
 PhaseName = Callable[[str], str]
 TurnLabel = Callable[[int, int], str]
 
