@@ -15,7 +15,7 @@ def test_setup_starts_turn_one_in_draw_with_cost_five_and_one_outpost_each(tmp_p
     s = live_status(live)
     assert (s["turn"], s["round"], s["phase"], s["active"]) == (1, 1, "draw", "A")
     assert [p["cost"] for p in s["players"]] == [5, 5]
-    assert [p["outposts"] for p in s["players"]] == [[20], [20]]
+    assert [[o["hp"] for o in p["outposts"]] for p in s["players"]] == [[20], [20]]
     assert s["level"] == "Level 0" and s["rounds_to_cut"] == 5 and s["next_level"] == "Level 1"
     # RULES.md 2026-12: the first player's opening hand is turn 1's draw; drawing 1 starts on turn 2.
     assert "第1轮不抽牌（A开局已抽5张）" in s["reminders"] and "A抽1张牌" not in s["reminders"]
@@ -133,7 +133,7 @@ def test_three_outposts_destroyed_loses(tmp_path):
     s = live_status(live)
     assert s["over"] and s["winner"] == "A"
     assert "摧毁3座" in s["end_reason"]
-    assert s["players"][1]["outposts_destroyed"] == 3 and s["players"][1]["outposts"] == [20]
+    assert s["players"][1]["outposts_destroyed"] == 3 and [o["hp"] for o in s["players"][1]["outposts"]] == [20]
 
 
 def test_chain_example_from_rules_resolves_negation_first_then_discard_does_nothing(tmp_path):

@@ -40,8 +40,16 @@ class LevelCut(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OutpostPlaced(Event):
+    """An outpost enters the player's outpost zone as a piece. ``piece`` is its id (empty in
+    logs written before outposts were pieces: the fold then gives the next id, as it did);
+    ``card``/``name`` the outpost card when one was named."""
+
     player: int
     hp: int
+    piece: str = ""
+    card: str = ""
+    name: str = ""
+    attack: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -98,5 +106,89 @@ class ChainCleared(Event):
 
     order: tuple[int, ...]
 
+
+# ---------------------------------------------------------------------------- the board's pieces
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BackroomsPieceEntered(Event):
+    """A card enters the board as piece ``piece``: a unit (``kind`` "unit") in unit slot
+    ``slot``, a special in special slot ``slot``, or equipment on unit ``host``. It carries
+    the card's numbers as they were read, so a replay never reads the card data."""
+
+    player: int
+    piece: str
+    card: str
+    name: str
+    kind: str
+    slot: int = 0
+    cost: int = 0
+    attack: int = 0
+    hp: int = 0
+    carry: int = 0
+    host: str = ""
+    face_down: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BackroomsCardPlayed(Event):
+    """An item or effect used from the hand: its cost is paid (a ``CostSpent``) and it goes
+    straight to the discard, never taking a slot."""
+
+    player: int
+    card: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BackroomsUnitAttacked(Event):
+    """``piece`` attacks ``target`` (its damage and the counter-damage follow as their own events)."""
+
+    piece: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BackroomsPieceDamaged(Event):
+    piece: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BackroomsPieceHealed(Event):
+    piece: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BackroomsPieceBuffed(Event):
+    """``stat`` ("attack" or "hp") of ``piece`` changes by ``amount``; an HP change moves the
+    current and the printed maximum together."""
+
+    piece: str
+    stat: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BackroomsPieceLeft(Event):
+    """``piece`` leaves the board to ``to``: "discard", "hand" or "removed" (out of the game)."""
+
+    piece: str
+    to: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BackroomsUnitExplored(Event):
+    piece: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BackroomsPieceStunned(Event):
+    piece: str
+
+
+register(BackroomsPieceEntered, BackroomsCardPlayed, BackroomsUnitAttacked, BackroomsPieceDamaged, BackroomsPieceHealed, BackroomsPieceBuffed, BackroomsPieceLeft,
+         BackroomsUnitExplored, BackroomsPieceStunned)
 
 register(LevelPileLaid, CostGained, CostSpent, LevelCut, OutpostPlaced, OutpostCarried, OutpostDamaged, OutpostRepaired, OutpostDestroyed, ChainLinkAdded, ChainLinkNegated, ChainLinkResolved, ChainCleared)

@@ -23,17 +23,18 @@ from ...tracker import events as kev
 from . import events as ev
 from ...tracker.core import Batch, Context, IllegalCommand, count, who
 from ...tracker.kit import turn_mark as _mark
-from ...tracker.kit import Commands, Param
+from ...tracker.kit import Param
+from ...tracker.pieces import find_card
+from ...tracker.state import next_piece_id
+from . import board
 from . import sentences  # noqa: F401 - imported to register the game's log lines
+from .commands import COMMANDS, RULESET
 from .state import BackroomsPlayer as Player, BackroomsState as State
-
-RULESET = "backrooms"
-COMMANDS = Commands(RULESET)
 
 #: How much cost the prepare phase gives, by ``rules.cost_gain`` (the seed: the turn number,
 #: counted across both players): (amount, the reason the log shows).
 COST_GAIN = {"turn_number": lambda state: (state.turn, f"获得等于当前轮数（第{state.turn}轮）的费用")}
-OUTPOST = Param.count("outpost", "Which outpost (1 = first on the board).", 1, option=True, short="-o")
+OUTPOST = board.OUTPOST_OPTION
 
 
 # ---------------------------------------------------------------------------- setup
@@ -157,6 +158,12 @@ def on_enter(state: State, ctx: Context) -> list[kev.Event]:
         out.append(ev.CostGained(player=state.active, amount=gain, reason=f"{ctx.phase_name(phase)}：{why}"))
         out.append(kev.ReminderGiven(text=f"{me.name}获得{gain}费用（共{me.cost + gain}）", player=state.active,
                                     reason=ctx.phase_name(phase)))
+    if phase == ctx.defn.phases[-1].id:
+        for u in state.pieces_in(state.active, "unit"):
+            if u.explored:
+                # RULES.md 2026-12: the search is optional ("可从牌组中检索").
+                out.append(kev.ReminderGiven(text=f"{u.id} {u.name}探索完成：{me.name}可从牌组检索1张道具或装备",
+                                            player=state.active, reason="探索"))
     description = ctx.defn.phase(phase).description
     if description and phase not in ("draw", n.cost_phase):
         out.append(kev.ReminderGiven(text=description, reason=ctx.phase_name(phase)))
@@ -189,15 +196,6 @@ def losers(state: State, ctx: Context) -> list[tuple[int, str]]:
 # ---------------------------------------------------------------------------- commands
 
 
-def _outpost(p: Player, number: Any) -> int:
-    if not p.outposts:
-        raise IllegalCommand(f"{p.name} has no outpost standing")
-    index = count(number, "outpost number") - 1
-    if index >= len(p.outposts):
-        raise IllegalCommand(f"{p.name} has {len(p.outposts)} outpost(s); there is no outpost {index + 1}")
-    return index
-
-
 @COMMANDS.command(Param.player(), Param.count("amount", "Cost to pay."), Param.why(),
                   label="花费费用", labels={'amount': '费用'}, help="Pay cost from a player's pool (refused beyond what the pool holds).",
                   examples=('spend A 3 --why "summon Smiler"',))
@@ -220,51 +218,21 @@ def gain(state: State, ctx: Context, player: Any, amount: Any, why: str = "") ->
     return [ev.CostGained(player=i, amount=count(amount, "cost to gain"), reason=why or "卡牌效果")]
 
 
-@COMMANDS.command(Param.player(), Param.count("amount", "Damage dealt."), OUTPOST, Param.why(),
-                  label="前哨站受到伤害", labels={'amount': '伤害', 'outpost': '前哨站'}, help="Damage one of a player's outposts (destroyed at {n.unit_destroyed_at_hp} HP or less; "
-                       "{n.outposts_destroyed_to_lose} destroyed or none standing loses).",
-                  examples=("damage B 7 --outpost 1",))
-def damage(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 1, why: str = "") -> list[kev.Event]:
-    """Damage one of ``player``'s outposts; at 0 HP or less it is destroyed."""
-    i = who(state, player)
-    p = state.players[i]
-    k = _outpost(p, outpost)
-    n = count(amount, "damage")
-    out: list[kev.Event] = [ev.OutpostDamaged(player=i, index=k, amount=n, reason=why or "攻击/效果伤害")]
-    if p.outposts[k] - n <= ctx.numbers.unit_destroyed_at_hp:
-        out.append(ev.OutpostDestroyed(player=i, index=k,
-                                       reason=f"前哨站生命值降至{p.outposts[k] - n}（≤{ctx.numbers.unit_destroyed_at_hp}即摧毁）"))
-    return out
-
-
-@COMMANDS.command(Param.player(), Param.count("amount", "HP restored."), OUTPOST, Param.why(),
-                  Param("beyond_max", "flag", "A card lets the outpost exceed its printed HP.", False, option=True),
-                  label="修复前哨站", labels={'amount': '回复', 'outpost': '前哨站', 'beyond_max': '可超过上限'}, help="Repair one of a player's outposts (up to its {n.outpost_hp} HP unless a card says otherwise).",
-                  examples=("repair A 5", 'repair A 5 --beyond-max --why "加固"'))
-def repair(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 1, why: str = "",
-           beyond_max: bool = False) -> list[kev.Event]:
-    """Repair an outpost, up to its printed HP unless a card says it may go beyond (RULES.md 2026-12)."""
-    i = who(state, player)
-    k = _outpost(state.players[i], outpost)
-    n = count(amount, "repair")
-    hp, cap = state.players[i].outposts[k], ctx.numbers.outpost_hp
-    if not beyond_max:
-        if hp >= cap:
-            raise IllegalCommand(f"outpost {k + 1} of {state.players[i].name} is at its full {cap} HP "
-                                 f"(--beyond-max if a card lets it exceed that)")
-        if hp + n > cap:
-            return [ev.OutpostRepaired(player=i, index=k, amount=cap - hp,
-                                       reason=f"{why or '卡牌效果'}（至多回复至{cap}，原为+{n}）")]
-    return [ev.OutpostRepaired(player=i, index=k, amount=n, reason=why or "卡牌效果")]
-
-
-@COMMANDS.command(Param.player(), label="放置前哨站", help="Place an outpost ({n.outpost_hp} HP, free; after a level cut each "
-                                        "player must place one or carry).", examples=("place A",))
-def place(state: State, ctx: Context, player: Any) -> list[kev.Event]:
+@COMMANDS.command(Param.player(), Param.card(help="The outpost card from the deck list (optional).", label="前哨卡",
+                                              default=""),
+                  label="放置前哨站", help="Place an outpost ({n.outpost_hp} HP, free; after a level cut each "
+                                        "player must place one or carry).", examples=("place A", "place A 阿尔法基地"))
+def place(state: State, ctx: Context, player: Any, card: Any = "") -> list[kev.Event]:
     """Build an outpost (free), or place the new outpost a level cut demands."""
     i = who(state, player)
     why = "层级切出后放置新前哨站" if state.players[i].must_place_outpost else "建立前哨站（免费）"
-    return [ev.OutpostPlaced(player=i, hp=ctx.numbers.outpost_hp, reason=why)]
+    named = {}
+    if str(card or "").strip():
+        c = find_card(state, ctx, i, card, types=board.OUTPOST_TYPES, what="outpost card")
+        board.check_copies(state, i, c)
+        # Outposts have the game's HP, not a printed one (outposts.yaml); attack only if the card has one.
+        named = dict(card=c.id, name=c.name, attack=int(c.get("attack", 0) or 0))
+    return [ev.OutpostPlaced(player=i, hp=ctx.numbers.outpost_hp, piece=next_piece_id(state, i), reason=why, **named)]
 
 
 @COMMANDS.command(Param.player(), OUTPOST,
@@ -350,8 +318,9 @@ def chain_resolve(state: State, ctx: Context, one: bool = False) -> list[kev.Eve
 
 
 def player_json(p: Player, state: State, ctx: Context) -> dict[str, Any]:
-    return {"cost": p.cost, "outposts": list(p.outposts), "outposts_destroyed": p.outposts_destroyed,
-            "carries_left": p.carries_left, "must_place_outpost": p.must_place_outpost}
+    i = state.players.index(p)
+    return {"cost": p.cost, "outposts_destroyed": p.outposts_destroyed,
+            "carries_left": p.carries_left, "must_place_outpost": p.must_place_outpost, **board.board_json(i, state)}
 
 
 def state_json(state: State, ctx: Context) -> dict[str, Any]:
@@ -368,10 +337,11 @@ def board_lines(s: dict[str, Any], ctx: Context) -> list[str]:
     """The game's part of the text board, from ``status_json`` (``s``)."""
     out = [f"层级：{s['level']} | {s['rounds_to_cut']}回合后切出，下一层级：{s['next_level']}"]
     for p in s["players"]:
-        hp = " ".join(f"[{h}]" for h in p["outposts"]) or "（无）"
+        hp = " ".join(f"[{o['hp']}]" for o in p["outposts"]) or "（无）"
         extra = "  ⚠须放置/带入前哨" if p["must_place_outpost"] else ""
         out.append(f"{_mark(p, s)} {p['name']}: 费用 {p['cost']} | 前哨 {hp} | 已摧毁 {p['outposts_destroyed']} | "
-                   f"可带入 {p['carries_left']}{extra}")
+                   f"可带入 {p['carries_left']} | 弃牌堆 {len(p['discard'])}{extra}")
+        out += board.side_lines(p, ctx)
     if s.get("chain"):
         out.append("连锁：" + " ← ".join(
             f"{l['link']}.{l['player']}:{l['text']}" + ("（已无效）" if l["negated"] else "") for l in s["chain"]))

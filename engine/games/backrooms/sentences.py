@@ -23,7 +23,8 @@ def _level_cut(e: LevelCut, n: Name) -> str:
 
 @sentence(OutpostPlaced)
 def _outpost_placed(e: OutpostPlaced, n: Name) -> str:
-    return f"{n(e.player)}放置前哨站（{e.hp}HP）"
+    piece = f"{e.piece} {e.name or '前哨站'}" if e.piece else "前哨站"
+    return f"{n(e.player)}放置{piece}（{e.hp}HP）"
 
 
 @sentence(OutpostCarried)
@@ -70,3 +71,63 @@ def _chain_cleared(e: ChainCleared, n: Name) -> str:
 @sentence(LevelPileLaid)
 def _level_pile_laid(e: LevelPileLaid, n: Name) -> str:
     return "公共层级牌堆：" + " → ".join(e.level_pile)
+
+
+# ---------------------------------------------------------------------------- the board's pieces
+
+from .events import (BackroomsPieceEntered, BackroomsCardPlayed, BackroomsUnitAttacked, BackroomsPieceDamaged, BackroomsPieceHealed, BackroomsPieceBuffed,  # noqa: E402
+                     BackroomsPieceLeft, BackroomsUnitExplored, BackroomsPieceStunned)
+
+#: How the log names where a piece went (events keep the English ids).
+_TO = {"discard": "弃牌堆", "hand": "手牌", "removed": "游戏外（移除）"}
+_ZONE = {"unit": "单位区", "special": "特殊放置区"}
+_STAT = {"attack": "攻击值", "hp": "生命值"}
+
+
+@sentence(BackroomsPieceEntered)
+def _piece_entered(e: BackroomsPieceEntered, n: Name) -> str:
+    if e.kind == "equipment":
+        return f"{n(e.player)}将{e.piece} {e.name}装备于{e.host}"
+    values = f"（攻{e.attack} HP{e.hp} 承载{e.carry}）" if e.kind == "unit" or e.hp else ""
+    face = "背面" if e.face_down else ""
+    return f"{n(e.player)}将{e.piece} {e.name}{values}{face}放入{_ZONE.get(e.kind, e.kind)}{e.slot}号位"
+
+
+@sentence(BackroomsCardPlayed)
+def _card_played(e: BackroomsCardPlayed, n: Name) -> str:
+    return f"{n(e.player)}使用{e.name}"
+
+
+@sentence(BackroomsUnitAttacked)
+def _unit_attacked(e: BackroomsUnitAttacked, n: Name) -> str:
+    return f"{e.piece}攻击{e.target}"
+
+
+@sentence(BackroomsPieceDamaged)
+def _piece_damaged(e: BackroomsPieceDamaged, n: Name) -> str:
+    return f"{e.piece}受到{e.amount}点伤害"
+
+
+@sentence(BackroomsPieceHealed)
+def _piece_healed(e: BackroomsPieceHealed, n: Name) -> str:
+    return f"{e.piece}回复{e.amount}点生命值"
+
+
+@sentence(BackroomsPieceBuffed)
+def _piece_buffed(e: BackroomsPieceBuffed, n: Name) -> str:
+    return f"{e.piece}的{_STAT.get(e.stat, e.stat)}{e.amount:+d}"
+
+
+@sentence(BackroomsPieceLeft)
+def _piece_left(e: BackroomsPieceLeft, n: Name) -> str:
+    return f"{e.piece}离场，进入{_TO.get(e.to, e.to)}"
+
+
+@sentence(BackroomsUnitExplored)
+def _unit_explored(e: BackroomsUnitExplored, n: Name) -> str:
+    return f"{e.piece}进行探索"
+
+
+@sentence(BackroomsPieceStunned)
+def _piece_stunned(e: BackroomsPieceStunned, n: Name) -> str:
+    return f"{e.piece}被眩晕"

@@ -1,11 +1,23 @@
-"""The Backrooms TCG on the board: each player's cost and outposts, the public level pile, the effect chain."""
+"""The Backrooms TCG on the board: each player's cost, the pieces (outposts, units, specials,
+equipment), the public level pile, the effect chain.
+
+Outposts are pieces (RULES.md 2026-12). The outpost events of older logs name an outpost by its
+place among its owner's outposts (``index``); they still do, counted over the outpost pieces in
+board order, so an old log folds to the same HPs it always did. ``BackroomsPlayer.outposts``
+stays as the HPs of those pieces, kept in step by every reducer that touches an outpost.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...tracker.state import Player as BasePlayer, State as BaseState, game_classes, reducer, replace, with_player as _with_player
-from .events import LevelPileLaid, CostGained, CostSpent, LevelCut, OutpostPlaced, OutpostCarried, OutpostDamaged, OutpostRepaired, OutpostDestroyed, ChainLinkAdded, ChainLinkNegated, ChainLinkResolved, ChainCleared
+from ...tracker.events import TurnBegan
+from ...tracker.state import (Piece, Player as BasePlayer, State as BaseState, add_piece, change_piece, game_classes,
+                              next_piece_id, reducer, remove_piece, replace, with_player as _with_player)
+from .events import (LevelPileLaid, CostGained, CostSpent, LevelCut, OutpostPlaced, OutpostCarried, OutpostDamaged,
+                     OutpostRepaired, OutpostDestroyed, ChainLinkAdded, ChainLinkNegated, ChainLinkResolved,
+                     ChainCleared, BackroomsPieceEntered, BackroomsCardPlayed, BackroomsUnitAttacked, BackroomsPieceDamaged, BackroomsPieceHealed, BackroomsPieceBuffed,
+                     BackroomsPieceLeft, BackroomsUnitExplored, BackroomsPieceStunned)
 
 RULESET = "backrooms"
 
@@ -21,15 +33,48 @@ class Link:
     negated: bool = False
 
 
+#: Kinds of piece: where on the board it lies.
+UNIT, SPECIAL, EQUIPMENT, OUTPOST = "unit", "special", "equipment", "outpost"
+#: The name of an outpost placed without naming its card (and of every outpost of older logs).
+OUTPOST_NAME = "前哨站"
+
+
+@dataclass(frozen=True, slots=True)
+class BackroomsPiece(Piece):
+    """A card on the board. ``slot`` is 1-based within its zone (units, specials); outposts
+    and equipment have none. ``max_hp`` is the printed HP (0: the piece has no HP, like an
+    item); ``host`` is the unit an equipment piece is stacked on."""
+
+    kind: str = UNIT
+    slot: int = 0
+    cost: int = 0
+    attack: int = 0
+    hp: int = 0
+    max_hp: int = 0
+    carry: int = 0
+    host: str = ""
+    face_down: bool = False
+    attacked: bool = False
+    explored: bool = False
+    stunned: bool = False
+
+    @property
+    def has_hp(self) -> bool:
+        return self.kind in (UNIT, OUTPOST) or self.max_hp > 0
+
+
 @dataclass(frozen=True, slots=True)
 class BackroomsPlayer(BasePlayer):
     cost: int = 0
+    #: HPs of the player's outpost pieces, in board order (what old logs' ``index`` counts).
     outposts: tuple[int, ...] = ()
     outposts_destroyed: int = 0
     carries_left: int = 0
     #: HP of the outposts that left with the last cut-out level (carry candidates).
     cut_out_outposts: tuple[int, ...] = ()
     must_place_outpost: bool = False
+    #: Card ids in the discard, oldest first (pieces that went there, cards used from the hand).
+    discard: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,16 +85,43 @@ class BackroomsState(BaseState):
     cuts: int = 0
     chain: tuple[Link, ...] = ()
     last_resolution: tuple[str, ...] = ()
+    #: Outpost pieces that left with the last cut-out level (what ``carry`` may bring back).
+    cut_out: tuple[BackroomsPiece, ...] = ()
 
     @property
     def level(self) -> str | None:
         return self.level_pile[self.level_index] if self.level_pile else None
 
+    def pieces_in(self, owner: int, kind: str) -> tuple[BackroomsPiece, ...]:
+        return tuple(p for p in self.pieces if p.owner == owner and p.kind == kind)
+
+    def outpost_pieces(self, owner: int) -> tuple[BackroomsPiece, ...]:
+        return self.pieces_in(owner, OUTPOST)
+
+    def equipment_of(self, unit_id: str) -> tuple[BackroomsPiece, ...]:
+        return tuple(p for p in self.pieces if p.kind == EQUIPMENT and p.host == unit_id)
+
 
 State = BackroomsState
 
 
-game_classes(RULESET, BackroomsState, BackroomsPlayer, Link)
+game_classes(RULESET, BackroomsState, BackroomsPlayer, Link, BackroomsPiece)
+
+
+def _sync(s: State) -> State:
+    """Every player's ``outposts`` (HPs) as their outpost pieces say."""
+    players = tuple(replace(p, outposts=tuple(o.hp for o in s.outpost_pieces(i))) if
+                    p.outposts != tuple(o.hp for o in s.outpost_pieces(i)) else p
+                    for i, p in enumerate(s.players))
+    return replace(s, players=players)
+
+
+def _outpost_id(s: State, player: int, index: int) -> str:
+    return s.outpost_pieces(player)[index].id
+
+
+def _to_discard(s: State, player: int, card: str) -> State:
+    return _with_player(s, player, discard=s.players[player].discard + (card,)) if card else s
 
 
 @reducer(LevelPileLaid)
@@ -69,43 +141,50 @@ def _cost_spent(s: State, e: CostSpent) -> State:
 
 @reducer(LevelCut)
 def _level_cut(s: State, e: LevelCut) -> State:
+    leaving = tuple(p for p in s.pieces if p.kind == OUTPOST)
     players = tuple(replace(p, cut_out_outposts=p.outposts, outposts=(), must_place_outpost=True) for p in s.players)
-    return replace(s, players=players, level_index=e.level_index, cuts=s.cuts + 1)
+    return replace(s, players=players, level_index=e.level_index, cuts=s.cuts + 1, cut_out=leaving,
+                   pieces=tuple(p for p in s.pieces if p.kind != OUTPOST))
 
 
 @reducer(OutpostPlaced)
 def _placed(s: State, e: OutpostPlaced) -> State:
-    p = s.players[e.player]
-    return _with_player(s, e.player, outposts=p.outposts + (e.hp,), must_place_outpost=False)
+    piece = BackroomsPiece(id=e.piece or next_piece_id(s, e.player), owner=e.player, card=e.card,
+                           name=e.name or OUTPOST_NAME, kind=OUTPOST, hp=e.hp, max_hp=e.hp, attack=e.attack)
+    s = _with_player(add_piece(s, piece), e.player, must_place_outpost=False)
+    return _sync(s)
 
 
 @reducer(OutpostCarried)
 def _carried(s: State, e: OutpostCarried) -> State:
     p = s.players[e.player]
+    mine = [o for o in s.cut_out if o.owner == e.player]
+    piece = mine[e.index]
     rest = p.cut_out_outposts[:e.index] + p.cut_out_outposts[e.index + 1:]
-    return _with_player(s, e.player, outposts=p.outposts + (p.cut_out_outposts[e.index],),
-                        cut_out_outposts=rest, carries_left=p.carries_left - 1, must_place_outpost=False)
+    # The same piece, with its id and HP, comes back; it is not a new piece.
+    s = replace(s, pieces=s.pieces + (piece,), cut_out=tuple(o for o in s.cut_out if o is not piece))
+    s = _with_player(s, e.player, cut_out_outposts=rest, carries_left=p.carries_left - 1, must_place_outpost=False)
+    return _sync(s)
 
 
 @reducer(OutpostDamaged)
 def _damaged(s: State, e: OutpostDamaged) -> State:
-    hp = list(s.players[e.player].outposts)
-    hp[e.index] -= e.amount
-    return _with_player(s, e.player, outposts=tuple(hp))
+    piece = s.outpost_pieces(e.player)[e.index]
+    return _sync(change_piece(s, piece.id, hp=piece.hp - e.amount))
 
 
 @reducer(OutpostRepaired)
 def _repaired(s: State, e: OutpostRepaired) -> State:
-    hp = list(s.players[e.player].outposts)
-    hp[e.index] += e.amount
-    return _with_player(s, e.player, outposts=tuple(hp))
+    piece = s.outpost_pieces(e.player)[e.index]
+    return _sync(change_piece(s, piece.id, hp=piece.hp + e.amount))
 
 
 @reducer(OutpostDestroyed)
 def _destroyed(s: State, e: OutpostDestroyed) -> State:
-    p = s.players[e.player]
-    return _with_player(s, e.player, outposts=p.outposts[:e.index] + p.outposts[e.index + 1:],
-                        outposts_destroyed=p.outposts_destroyed + 1)
+    piece = s.outpost_pieces(e.player)[e.index]
+    s = _to_discard(remove_piece(s, piece.id), e.player, piece.card)
+    s = _with_player(s, e.player, outposts_destroyed=s.players[e.player].outposts_destroyed + 1)
+    return _sync(s)
 
 
 @reducer(ChainLinkAdded)
@@ -130,3 +209,78 @@ def _link_resolved(s: State, e: ChainLinkResolved) -> State:
 @reducer(ChainCleared)
 def _chain_cleared(s: State, e: ChainCleared) -> State:
     return replace(s, chain=())
+
+
+# ---------------------------------------------------------------------------- units, specials, equipment
+
+
+@reducer(BackroomsPieceEntered)
+def _entered(s: State, e: BackroomsPieceEntered) -> State:
+    piece = BackroomsPiece(id=e.piece, owner=e.player, card=e.card, name=e.name, kind=e.kind, slot=e.slot,
+                           cost=e.cost, attack=e.attack, hp=e.hp, max_hp=e.hp, carry=e.carry, host=e.host,
+                           face_down=e.face_down)
+    return add_piece(s, piece)
+
+
+@reducer(BackroomsCardPlayed)
+def _played(s: State, e: BackroomsCardPlayed) -> State:
+    return _to_discard(s, e.player, e.card)
+
+
+@reducer(BackroomsUnitAttacked)
+def _attacked(s: State, e: BackroomsUnitAttacked) -> State:
+    return change_piece(s, e.piece, attacked=True)
+
+
+@reducer(BackroomsPieceDamaged)
+def _piece_damaged(s: State, e: BackroomsPieceDamaged) -> State:
+    return _sync(change_piece(s, e.piece, hp=s.piece(e.piece).hp - e.amount))
+
+
+@reducer(BackroomsPieceHealed)
+def _piece_healed(s: State, e: BackroomsPieceHealed) -> State:
+    return _sync(change_piece(s, e.piece, hp=s.piece(e.piece).hp + e.amount))
+
+
+@reducer(BackroomsPieceBuffed)
+def _piece_buffed(s: State, e: BackroomsPieceBuffed) -> State:
+    p = s.piece(e.piece)
+    if e.stat == "attack":
+        return change_piece(s, e.piece, attack=p.attack + e.amount)
+    return _sync(change_piece(s, e.piece, hp=p.hp + e.amount, max_hp=p.max_hp + e.amount))
+
+
+@reducer(BackroomsPieceLeft)
+def _left(s: State, e: BackroomsPieceLeft) -> State:
+    p = s.piece(e.piece)
+    s = remove_piece(s, e.piece)
+    if e.to == "discard":
+        s = _to_discard(s, p.owner, p.card)
+    return _sync(s) if p.kind == OUTPOST else s
+
+
+@reducer(BackroomsUnitExplored)
+def _explored(s: State, e: BackroomsUnitExplored) -> State:
+    return change_piece(s, e.piece, explored=True)
+
+
+@reducer(BackroomsPieceStunned)
+def _stunned(s: State, e: BackroomsPieceStunned) -> State:
+    return change_piece(s, e.piece, stunned=True)
+
+
+@reducer(TurnBegan, ruleset=RULESET)
+def _new_turn(s: State, e: TurnBegan) -> State:
+    """A new turn: every unit may attack again; exploring lasted the turn that ended; a stun
+    lasts until its owner's turn has ended (one whole turn of its own without acting, even when
+    it was stunned in the opponent's turn), so the pieces of the player who just acted recover."""
+    if not any(p.attacked or p.explored or p.stunned for p in s.pieces):
+        return s
+    ended = s.other(e.player) if s.players else 0
+
+    def fresh(p: BackroomsPiece) -> BackroomsPiece:
+        if not (p.attacked or p.explored or (p.stunned and p.owner == ended)):
+            return p
+        return replace(p, attacked=False, explored=False, stunned=p.stunned and p.owner != ended)
+
+    return replace(s, pieces=tuple(fresh(p) for p in s.pieces))

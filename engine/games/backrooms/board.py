@@ -1,0 +1,512 @@
+"""The Backrooms board: units, specials, equipment and outposts as pieces, and the commands
+that move them (summon, equip, attack, explore, stun, buff, damage, heal, destroy, discard,
+return; the outpost commands damage/repair read a player's outpost or any piece).
+
+What the tracker follows, and what it leaves to the table:
+- every card on the field is a piece with its values; the discard is a list of card ids
+  (pieces that went there and cards used from the hand);
+- hand and deck sizes are **not** tracked: players hold the real cards, and the tracker's
+  reminders say when to draw. So the one count the board can keep honest is that a card's
+  pieces on the board plus its copies in the discard never exceed the copies in the deck list
+  (a card returned to the hand may be summoned again);
+- cost is paid automatically from the player's pool when a card enters.
+
+Card types (game.yaml ``card_types``): entities and characters are units; items and effects
+are specials; equipment stacks on a unit; outposts enter with ``place``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...tracker import events as kev
+from ...tracker.core import Batch, Context, IllegalCommand, count, require_active, require_phase, signed, who
+from ...tracker.kit import Param
+from ...tracker.pieces import copies_in_deck, find_card, find_piece
+from ...tracker.state import next_piece_id
+from . import events as ev
+from .commands import COMMANDS
+from .state import EQUIPMENT, OUTPOST, SPECIAL, UNIT, BackroomsPiece as Piece, BackroomsState as State
+
+#: Card types (ids of game.yaml ``card_types``) by where they go on the board.
+UNIT_TYPES = ("entity", "character")
+SPECIAL_TYPES = ("item", "effect")
+EQUIPMENT_TYPES = ("equipment",)
+OUTPOST_TYPES = ("outpost",)
+#: Effects may be laid face down in a special slot for free and paid when turned up (effects.yaml).
+FACE_DOWN_FREE_TYPES = ("effect",)
+#: The card data marks a human with this race (characters.yaml: "只有人类能【探索】"). A unit
+#: card without any race counts as human when it is a character: the seed says humans are
+#: "大部分为人物卡", and a character whose data says nothing is taken at its type's word.
+HUMAN_RACE = "人类"
+HUMAN_BY_DEFAULT_TYPES = ("character",)
+#: Words of a card's text that let it lie in the special slots (a unit) or stay there (an item).
+SPECIAL_SLOT_WORDS = "特殊放置区"
+#: Where a piece may go when it leaves the board, and how the log says it.
+DESTINATIONS = {"discard": "弃牌堆", "hand": "手牌", "removed": "移出游戏"}
+#: What each kind of piece is called on the board.
+KIND_NAMES = {UNIT: "单位", SPECIAL: "特殊", EQUIPMENT: "装备", OUTPOST: "前哨站"}
+
+OUTPOST_OPTION = Param.count("outpost", "Which outpost (1 = first on the board).", 1, option=True, short="-o")
+WHOSE = Param("player", "player", "Whose card (default: the player whose turn it is).", None, option=True, label="玩家")
+
+
+# ---------------------------------------------------------------------------- looking things up
+
+
+def threshold(ctx: Context) -> int:
+    return ctx.numbers.unit_destroyed_at_hp
+
+
+def outpost_index(state: State, piece: Piece) -> int:
+    return [o.id for o in state.outpost_pieces(piece.owner)].index(piece.id)
+
+
+def standing_units(state: State, owner: int) -> tuple[Piece, ...]:
+    """Units that stand in front of ``owner``'s outposts: explored ones do not (RULES.md 2026-12)."""
+    return tuple(p for p in state.pieces_in(owner, UNIT) if not p.explored)
+
+
+def used_copies(state: State, owner: int, card_id: str) -> int:
+    """Copies of ``card_id`` of ``owner`` that are on the board, in the discard or left with a cut-out level."""
+    on_board = sum(1 for p in state.pieces if p.owner == owner and p.card == card_id)
+    gone = sum(1 for p in state.cut_out if p.owner == owner and p.card == card_id)
+    return on_board + gone + state.players[owner].discard.count(card_id)
+
+
+def check_copies(state: State, owner: int, card: Any) -> None:
+    copies = copies_in_deck(state, owner, card.id)
+    if copies is None:
+        return
+    used = used_copies(state, owner, card.id)
+    if used >= copies:
+        raise IllegalCommand(f"{state.players[owner].name}'s deck has {copies} {card.name}; "
+                             f"{used} already on the board or in the discard")
+
+
+def pay(batch: Batch, owner: int, cost: int, what: str) -> None:
+    have = batch.state.players[owner].cost
+    if cost > have:
+        raise IllegalCommand(f"{batch.state.players[owner].name} has {have} cost; {what} costs {cost}")
+    if cost:
+        batch.emit(ev.CostSpent(player=owner, amount=cost, reason=f"支付{what}的费用"))
+
+
+def free_slot(state: State, ctx: Context, owner: int, kind: str, wanted: Any) -> int:
+    size = ctx.numbers.unit_slots if kind == UNIT else ctx.numbers.special_slots
+    taken = {p.slot for p in state.pieces_in(owner, kind)}
+    zone = KIND_NAMES[kind]
+    if wanted not in (None, ""):
+        slot = count(wanted, "slot")
+        if slot > size:
+            raise IllegalCommand(f"there are {size} {kind} slots; no slot {slot}")
+        if slot in taken:
+            raise IllegalCommand(f"{kind} slot {slot} of {state.players[owner].name} is taken")
+        return slot
+    free = [k for k in range(1, size + 1) if k not in taken]
+    if not free:
+        raise IllegalCommand(f"all {size} {kind} slots of {state.players[owner].name} are full ({zone}区已满)")
+    return free[0]
+
+
+def targetable(piece: Piece, what: str) -> None:
+    """Explored units cannot be attacked or chosen by effects (RULES.md §1)."""
+    if piece.explored:
+        raise IllegalCommand(f"{piece.id} {piece.name} is exploring this turn: it cannot be {what}")
+
+
+def may_act(piece: Piece, what: str) -> None:
+    if piece.stunned:
+        raise IllegalCommand(f"{piece.id} {piece.name} is stunned this turn: it cannot {what}")
+    if piece.explored:
+        raise IllegalCommand(f"{piece.id} {piece.name} is exploring this turn: it cannot {what}")
+
+
+def is_human(card: Any) -> bool:
+    race = card.get("race")
+    return race == HUMAN_RACE if race else card.type in HUMAN_BY_DEFAULT_TYPES
+
+
+def target_piece(state: State, token: Any, outpost: Any) -> Piece:
+    """A player (then their ``outpost``-th outpost, as the commands always read it) or a piece."""
+    try:
+        i = who(state, token)
+    except IllegalCommand:
+        return find_piece(state, token)
+    outposts = state.outpost_pieces(i)
+    if not outposts:
+        raise IllegalCommand(f"{state.players[i].name} has no outpost standing")
+    k = count(outpost, "outpost number") - 1
+    if k >= len(outposts):
+        raise IllegalCommand(f"{state.players[i].name} has {len(outposts)} outpost(s); there is no outpost {k + 1}")
+    return outposts[k]
+
+
+# ---------------------------------------------------------------------------- what happens to pieces
+
+
+def leave(batch: Batch, piece: Piece, to: str, why: str) -> None:
+    """``piece`` leaves the board; its equipment goes to the discard with it, an outpost that
+    goes is destroyed (and counted)."""
+    if piece.kind == OUTPOST:
+        batch.emit(ev.OutpostDestroyed(player=piece.owner, index=outpost_index(batch.state, piece), reason=why))
+        return
+    for item in batch.state.equipment_of(piece.id):
+        batch.emit(ev.BackroomsPieceLeft(piece=item.id, to="discard", reason=f"随{piece.id} {piece.name}送入弃牌堆"))
+    batch.emit(ev.BackroomsPieceLeft(piece=piece.id, to=to, reason=why))
+
+
+def hurt(batch: Batch, ctx: Context, piece: Piece, amount: int, why: str) -> None:
+    """``amount`` damage to ``piece``; at the threshold or below it leaves (units: the discard)."""
+    if amount <= 0:
+        return
+    if piece.kind == OUTPOST:
+        batch.emit(ev.OutpostDamaged(player=piece.owner, index=outpost_index(batch.state, piece), amount=amount,
+                                     reason=why))
+    else:
+        batch.emit(ev.BackroomsPieceDamaged(piece=piece.id, amount=amount, reason=why))
+    settle_hp(batch, ctx, piece.id)
+
+
+def settle_hp(batch: Batch, ctx: Context, piece_id: str) -> None:
+    piece = batch.state.piece(piece_id)
+    if piece is None or not piece.has_hp or piece.hp > threshold(ctx):
+        return
+    what = "前哨站" if piece.kind == OUTPOST else "单位"
+    leave(batch, piece, "discard", f"{what}生命值降至{piece.hp}（≤{threshold(ctx)}即摧毁）")
+
+
+# ---------------------------------------------------------------------------- entering the board
+
+
+@COMMANDS.command(Param.card(help="Card id or name from the player's deck list (part of a name will do)."), WHOSE,
+                  Param("slot", "count", "Slot to put it in (default: the first free one).", None, option=True,
+                        minimum=1),
+                  Param("special", "flag", "Into a special slot: a unit whose text allows it, an item that stays, "
+                                           "an effect laid face down (free; paid when turned up).", False,
+                        option=True),
+                  label="召唤", labels={"slot": "位置", "special": "放入特殊放置区"},
+                  help="Summon a unit, or play an item or effect, from the deck list; its cost is paid from the "
+                       "pool ({n.unit_slots} unit slots, {n.special_slots} special slots; main phase of your turn).",
+                  examples=("summon 笑魇", "summon almond-water", "summon 派对客 --special --slot 2"))
+def summon(state: State, ctx: Context, card: Any, player: Any = None, slot: Any = None,
+           special: bool = False) -> list[kev.Event]:
+    i = state.active if player in (None, "") else who(state, player)
+    require_active(state, i, "summon")
+    require_phase(state, ctx, ("main",), "summon")
+    c = find_card(state, ctx, i, card, types=UNIT_TYPES + SPECIAL_TYPES + EQUIPMENT_TYPES)
+    if c.type in EQUIPMENT_TYPES:
+        raise IllegalCommand(f"{c.name} is equipment: put it on a unit with equip {c.id} UNIT")
+    check_copies(state, i, c)
+    cost = int(c.get("cost", 0) or 0)
+    text = str(c.get("text", "") or "")
+    batch = Batch(state)
+    base = dict(player=i, piece=next_piece_id(state, i), card=c.id, name=c.name, cost=cost)
+    if c.type in UNIT_TYPES:
+        if special and SPECIAL_SLOT_WORDS not in text:
+            raise IllegalCommand(f"{c.name}'s text does not let it lie in a special slot")
+        kind = SPECIAL if special else UNIT
+        where = free_slot(state, ctx, i, kind, slot)
+        pay(batch, i, cost, c.name)
+        batch.emit(ev.BackroomsPieceEntered(**base, kind=kind, slot=where, attack=int(c.get("attack", 0) or 0),
+                                   hp=int(c.get("hp", 0) or 0), carry=int(c.get("carry", 0) or 0),
+                                   reason=f"召唤至{KIND_NAMES[kind]}区{where}号位"))
+        return batch.events
+    face_down = special and c.type in FACE_DOWN_FREE_TYPES
+    if special or SPECIAL_SLOT_WORDS in text:
+        where = free_slot(state, ctx, i, SPECIAL, slot)
+        if not face_down:
+            pay(batch, i, cost, c.name)
+        why = "背面放置（免费，翻开使用时支付费用）" if face_down else "放置于特殊放置区"
+        batch.emit(ev.BackroomsPieceEntered(**base, kind=SPECIAL, slot=where, face_down=face_down,
+                                   reason=f"{why}：{where}号位"))
+        return batch.events
+    if slot not in (None, ""):
+        raise IllegalCommand(f"{c.name} is used at once and goes to the discard; it takes no slot "
+                             f"(--special to keep it in a special slot)")
+    pay(batch, i, cost, c.name)
+    batch.emit(ev.BackroomsCardPlayed(player=i, card=c.id, name=c.name, reason="从手牌使用，送入弃牌堆"))
+    return batch.events
+
+
+@COMMANDS.command(Param.card(help="Equipment card id or name from the player's deck list.", label="装备"),
+                  Param.piece("unit", help="The unit to equip (A3 or its name).", label="单位"),
+                  label="装备", help="Put equipment on one of your units: each uses 1 of its carry value; "
+                                   "refused when full. Its cost is paid from the pool (main phase of your turn).",
+                  examples=("equip 撬棍 A3", "equip flashlight 侦察员"))
+def equip(state: State, ctx: Context, card: Any, unit: Any) -> list[kev.Event]:
+    u = find_piece(state, unit, what="unit")
+    i = u.owner
+    require_active(state, i, "equip")
+    require_phase(state, ctx, ("main",), "equip")
+    if u.kind != UNIT:
+        raise IllegalCommand(f"{u.id} {u.name} is not a unit in a unit slot; only units carry equipment")
+    targetable(u, "equipped")
+    c = find_card(state, ctx, i, card, types=EQUIPMENT_TYPES, what="equipment")
+    check_copies(state, i, c)
+    carried = len(state.equipment_of(u.id))
+    if carried >= u.carry:
+        raise IllegalCommand(f"{u.id} {u.name} carries {carried}/{u.carry}: no room for {c.name}")
+    batch = Batch(state)
+    cost = int(c.get("cost", 0) or 0)
+    pay(batch, i, cost, c.name)
+    batch.emit(ev.BackroomsPieceEntered(player=i, piece=next_piece_id(state, i), card=c.id, name=c.name, kind=EQUIPMENT,
+                               cost=cost, host=u.id, reason=f"装备于{u.id} {u.name}（承载{carried + 1}/{u.carry}）"))
+    return batch.events
+
+
+# ---------------------------------------------------------------------------- battle
+
+
+@COMMANDS.command(Param.piece("unit", help="Your attacking unit (A3 or its name).", label="攻击者"),
+                  Param.piece("target", help="An opposing unit, or an outpost once no unit stands before it.",
+                              label="目标"),
+                  label="攻击", help="A unit attacks an opposing unit or outpost (battle phase, once per unit per "
+                                   "turn): the target takes the attacker's attack, the attacker the target's attack "
+                                   "back; at {n.unit_destroyed_at_hp} HP or less a piece is destroyed.",
+                  examples=("attack A3 B2", "attack 笑魇 B1"))
+def attack(state: State, ctx: Context, unit: Any, target: Any) -> list[kev.Event]:
+    a = find_piece(state, unit, owner=state.active, what=f"unit of {state.players[state.active].name}")
+    require_phase(state, ctx, ("battle",), "attack")
+    if a.kind != UNIT:
+        raise IllegalCommand(f"{a.id} {a.name} is not a unit in a unit slot; it cannot attack")
+    may_act(a, "attack")
+    if a.attacked:
+        raise IllegalCommand(f"{a.id} {a.name} has already attacked this turn")
+    t = find_piece(state, target, owner=state.other(a.owner), what=f"piece of {state.players[state.other(a.owner)].name}")
+    if t.kind not in (UNIT, OUTPOST):
+        raise IllegalCommand(f"{t.id} {t.name} is a {t.kind}: only units and outposts can be attacked")
+    targetable(t, "attacked")
+    if t.kind == OUTPOST:
+        guards = standing_units(state, t.owner)
+        if guards:
+            raise IllegalCommand(f"{t.id} {t.name} is shielded by {', '.join(f'{g.id} {g.name}' for g in guards)}: "
+                                 f"an outpost can be attacked only when no unit stands before it")
+    batch = Batch(state)
+    batch.emit(ev.BackroomsUnitAttacked(piece=a.id, target=t.id, reason="战斗阶段攻击"))
+    # Both blows are struck at once: the counter-damage is the defender's attack before it is hit.
+    hit, back = a.attack, t.attack
+    hurt(batch, ctx, t, hit, f"{a.id} {a.name}的攻击（攻{hit}）")
+    if batch.state.piece(a.id) is not None:
+        hurt(batch, ctx, batch.state.piece(a.id), back, f"{t.id} {t.name}的反伤（攻{back}）")
+    return batch.events
+
+
+# ---------------------------------------------------------------------------- states
+
+
+@COMMANDS.command(Param.piece("unit", help="Your human unit (A3 or its name).", label="单位"),
+                  label="探索", help="A human unit explores (main phase of your turn): this turn it cannot attack, use "
+                                   "effects, be attacked or targeted; at the end of the turn you may search the deck "
+                                   "for one item or equipment.",
+                  examples=("explore A3",))
+def explore(state: State, ctx: Context, unit: Any) -> list[kev.Event]:
+    u = find_piece(state, unit, what="unit")
+    require_active(state, u.owner, "explore")
+    require_phase(state, ctx, ("main",), "explore")
+    if u.kind != UNIT:
+        raise IllegalCommand(f"{u.id} {u.name} is not a unit in a unit slot")
+    card = ctx.cards.get(u.card)
+    if card is not None and not is_human(card):
+        raise IllegalCommand(f"{u.id} {u.name} is not human ({card.get('race') or card.type}): only humans explore")
+    may_act(u, "explore")
+    if u.attacked:
+        raise IllegalCommand(f"{u.id} {u.name} has attacked this turn; it cannot explore as well")
+    return [ev.BackroomsUnitExplored(piece=u.id, reason="本轮不可攻击、发动效果、被攻击或被选中；轮结束时可检索1张道具或装备")]
+
+
+@COMMANDS.command(Param.piece(), Param.why(), label="眩晕",
+                  help="Stun a unit or special: it cannot act until its owner's turn has ended.",
+                  examples=('stun B2 --why "闪光弹"',))
+def stun(state: State, ctx: Context, piece: Any, why: str = "") -> list[kev.Event]:
+    p = find_piece(state, piece)
+    if p.kind not in (UNIT, SPECIAL):
+        raise IllegalCommand(f"{p.id} {p.name} is a {p.kind}: only units and specials can be stunned")
+    targetable(p, "targeted")
+    if p.stunned:
+        raise IllegalCommand(f"{p.id} {p.name} is already stunned")
+    return [ev.BackroomsPieceStunned(piece=p.id, reason=why or "卡牌效果")]
+
+
+# ---------------------------------------------------------------------------- card effects on values
+
+
+def _effect_target(state: State, token: Any, outpost: Any = 1) -> Piece:
+    p = target_piece(state, token, outpost)
+    targetable(p, "targeted")
+    return p
+
+
+@COMMANDS.command(Param.piece(), Param("delta", "signed", "Change, +2 or -1.", label="变化"),
+                  Param("attack", "flag", "Change the attack (the default).", False, option=True),
+                  Param("hp", "flag", "Change the HP (current and printed together).", False, option=True),
+                  Param.why(), label="增减数值", labels={"attack": "攻击", "hp": "生命"},
+                  help="A card effect changes a piece's attack (default) or HP; attack never goes below 0; "
+                       "HP at {n.unit_destroyed_at_hp} or less destroys it.",
+                  examples=('buff A3 +2 --why "撬棍"', 'buff B2 -1 --hp --why "辐射"'))
+def buff(state: State, ctx: Context, piece: Any, delta: Any, attack: bool = False, hp: bool = False,
+         why: str = "") -> list[kev.Event]:
+    p = _effect_target(state, piece)
+    n = signed(delta, "change")
+    if attack and hp:
+        raise IllegalCommand("buff changes one value at a time: --attack or --hp")
+    why = why or "卡牌效果"
+    batch = Batch(state)
+    if hp:
+        if not p.has_hp:
+            raise IllegalCommand(f"{p.id} {p.name} has no HP")
+        batch.emit(ev.BackroomsPieceBuffed(piece=p.id, stat="hp", amount=n, reason=why))
+        settle_hp(batch, ctx, p.id)
+        return batch.events
+    if p.attack + n < 0:
+        if p.attack == 0:
+            raise IllegalCommand(f"{p.id} {p.name} has 0 attack already")
+        why, n = f"{why}（攻击值最低为0，原为{n:+d}）", -p.attack
+    batch.emit(ev.BackroomsPieceBuffed(piece=p.id, stat="attack", amount=n, reason=why))
+    return batch.events
+
+
+#: ``damage``/``repair`` name a player (then an outpost by --outpost, as before pieces) or any
+#: piece id; the parameter keeps the player kind so old logs' titles and completion read as before.
+PLAYER_OR_PIECE = Param.player(help="A player (then their outpost --outpost N) or a piece id (A3).")
+
+
+@COMMANDS.command(PLAYER_OR_PIECE, Param.count("amount", "Damage dealt."), OUTPOST_OPTION, Param.why(),
+                  label="前哨站受到伤害", labels={"amount": "伤害", "outpost": "前哨站"},
+                  help="Damage a piece, or one of a player's outposts (destroyed at {n.unit_destroyed_at_hp} HP "
+                       "or less; {n.outposts_destroyed_to_lose} outposts destroyed or none standing loses).",
+                  examples=("damage B 7 --outpost 1", 'damage B2 3 --why "镇静剂"'))
+def damage(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 1, why: str = "") -> list[kev.Event]:
+    p = _effect_target(state, player, outpost)
+    if not p.has_hp:
+        raise IllegalCommand(f"{p.id} {p.name} has no HP")
+    batch = Batch(state)
+    hurt(batch, ctx, p, count(amount, "damage"), why or "攻击/效果伤害")
+    return batch.events
+
+
+def _heal(state: State, ctx: Context, token: Any, amount: Any, outpost: Any, why: str, beyond_max: bool) -> list[kev.Event]:
+    """Restore HP, up to the printed HP unless a card says it may go beyond (RULES.md 2026-12)."""
+    p = _effect_target(state, token, outpost)
+    if not p.has_hp:
+        raise IllegalCommand(f"{p.id} {p.name} has no HP")
+    n = count(amount, "HP restored")
+    why = why or "卡牌效果"
+    if not beyond_max:
+        if p.hp >= p.max_hp:
+            raise IllegalCommand(f"{p.id} {p.name} is at its full {p.max_hp} HP "
+                                 f"(--beyond-max if a card lets it exceed that)")
+        if p.hp + n > p.max_hp:
+            why, n = f"{why}（至多回复至{p.max_hp}，原为+{n}）", p.max_hp - p.hp
+    if p.kind == OUTPOST:
+        return [ev.OutpostRepaired(player=p.owner, index=outpost_index(state, p), amount=n, reason=why)]
+    return [ev.BackroomsPieceHealed(piece=p.id, amount=n, reason=why)]
+
+
+BEYOND_MAX = Param("beyond_max", "flag", "A card lets the piece exceed its printed HP.", False, option=True)
+
+
+@COMMANDS.command(Param.piece(), Param.count("amount", "HP restored."), Param.why(), BEYOND_MAX,
+                  label="回复", labels={"amount": "回复", "beyond_max": "可超过上限"},
+                  help="A card effect restores a unit's or an outpost's HP, up to its printed HP unless a card "
+                       "says otherwise.",
+                  examples=('heal A3 2 --why "杏仁水"', 'heal A1 5 --beyond-max --why "加固"'))
+def heal(state: State, ctx: Context, piece: Any, amount: Any, why: str = "", beyond_max: bool = False) -> list[kev.Event]:
+    return _heal(state, ctx, piece, amount, 1, why, beyond_max)
+
+
+@COMMANDS.command(PLAYER_OR_PIECE, Param.count("amount", "HP restored."), OUTPOST_OPTION, Param.why(), BEYOND_MAX,
+                  label="修复前哨站", labels={"amount": "回复", "outpost": "前哨站", "beyond_max": "可超过上限"},
+                  help="Repair one of a player's outposts (up to its {n.outpost_hp} HP unless a card says otherwise).",
+                  examples=("repair A 5", 'repair A 5 --beyond-max --why "加固"'))
+def repair(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 1, why: str = "",
+           beyond_max: bool = False) -> list[kev.Event]:
+    p = target_piece(state, player, outpost)
+    if p.kind != OUTPOST:
+        raise IllegalCommand(f"{p.id} {p.name} is not an outpost (heal restores a unit's HP)")
+    return _heal(state, ctx, player, amount, outpost, why, beyond_max)
+
+
+# ---------------------------------------------------------------------------- leaving the board
+
+
+def _remove(state: State, token: Any, to: str, verb: str, why: str) -> list[kev.Event]:
+    p = find_piece(state, token)
+    targetable(p, "targeted")
+    if p.kind == OUTPOST and to != "discard":
+        raise IllegalCommand(f"{p.id} {p.name} is an outpost: it can be destroyed, not sent to the {to}")
+    batch = Batch(state)
+    leave(batch, p, to, f"{why or '卡牌效果'}：{verb}")
+    return batch.events
+
+
+@COMMANDS.command(Param.piece(), Param.why(), label="破坏",
+                  help="A card effect destroys a piece (to the discard with its equipment; an outpost counts as "
+                       "destroyed).", examples=('destroy B2 --why "现实故障"',))
+def destroy(state: State, ctx: Context, piece: Any, why: str = "") -> list[kev.Event]:
+    return _remove(state, piece, "discard", "破坏", why)
+
+
+@COMMANDS.command(Param.piece(), Param.why(), label="弃置",
+                  help="A card effect sends a piece to the discard (with its equipment).",
+                  examples=('discard A4 --why "使用完毕"',))
+def discard(state: State, ctx: Context, piece: Any, why: str = "") -> list[kev.Event]:
+    p = find_piece(state, piece)
+    if p.kind == OUTPOST:
+        raise IllegalCommand(f"{p.id} {p.name} is an outpost: destroy it instead")
+    return _remove(state, piece, "discard", "送入弃牌堆", why)
+
+
+@COMMANDS.command(Param.piece(), Param.why(), label="返回手牌",
+                  help="A card effect returns a unit or special to its owner's hand (its equipment goes to the "
+                       "discard).", examples=('return B2 --why "撤离"',), name="return_", words=("return",))
+def return_(state: State, ctx: Context, piece: Any, why: str = "") -> list[kev.Event]:
+    return _remove(state, piece, "hand", "返回手牌", why)
+
+
+@COMMANDS.command(Param.piece(), Param.why(), label="移除",
+                  help="A card effect removes a piece from the game (it cannot be recycled).",
+                  examples=('remove B2 --why "虚空吞噬"',))
+def remove(state: State, ctx: Context, piece: Any, why: str = "") -> list[kev.Event]:
+    return _remove(state, piece, "removed", "移出游戏", why)
+
+
+# ---------------------------------------------------------------------------- views
+
+
+def piece_json(p: Piece, state: State) -> dict[str, Any]:
+    return {"id": p.id, "card": p.card, "name": p.name, "kind": p.kind, "slot": p.slot, "cost": p.cost,
+            "attack": p.attack, "hp": p.hp, "max_hp": p.max_hp, "carry": p.carry,
+            "equipment": [{"id": q.id, "card": q.card, "name": q.name} for q in state.equipment_of(p.id)],
+            "attacked": p.attacked, "explored": p.explored, "stunned": p.stunned, "face_down": p.face_down}
+
+
+def board_json(owner: int, state: State) -> dict[str, Any]:
+    by_slot = lambda kind: [piece_json(p, state) for p in sorted(state.pieces_in(owner, kind), key=lambda q: q.slot)]
+    return {"units": by_slot(UNIT), "specials": by_slot(SPECIAL),
+            "outposts": [piece_json(p, state) for p in state.outpost_pieces(owner)],
+            "discard": list(state.players[owner].discard)}
+
+
+def piece_text(p: dict[str, Any]) -> str:
+    """``A3 笑魇 攻3 HP2/4 承载1/2 [装备：A5 撬棍]`` (a piece of ``board_json``)."""
+    parts = [p["id"], p["name"]]
+    if p["kind"] == UNIT or p["max_hp"]:
+        parts += [f"攻{p['attack']}", f"HP{p['hp']}/{p['max_hp']}"]
+        if p["kind"] != OUTPOST:
+            parts.append(f"承载{len(p['equipment'])}/{p['carry']}")
+    if p["equipment"]:
+        parts.append("[装备：" + "、".join(f"{q['id']} {q['name']}" for q in p["equipment"]) + "]")
+    parts += [word for key, word in (("attacked", "已攻击"), ("explored", "探索中"), ("stunned", "眩晕"),
+                                     ("face_down", "背面")) if p[key]]
+    return " ".join(parts)
+
+
+def side_lines(p: dict[str, Any], ctx: Context) -> list[str]:
+    out = ["    前哨：" + ("；".join(piece_text(o) for o in p["outposts"]) or "（无）")]
+    out.append(f"    单位（{len(p['units'])}/{ctx.numbers.unit_slots}）：" +
+               ("；".join(f"{u['slot']}号 {piece_text(u)}" for u in p["units"]) or "（空）"))
+    if p["specials"]:
+        out.append(f"    特殊（{len(p['specials'])}/{ctx.numbers.special_slots}）：" +
+                   "；".join(f"{u['slot']}号 {piece_text(u)}" for u in p["specials"]))
+    return out
