@@ -15,7 +15,7 @@ def test_setup_sanity_three_and_start_phase_reminds_to_draw(tmp_path):
     s = live_status(live)
     assert [p["sanity"] for p in s["players"]] == [3, 3]
     assert (s["turn"], s["phase"]) == (1, "start")
-    assert "A必须从牌组抽1张牌" in s["reminders"]
+    assert "A必须从牌组抽1张牌（抽完再进入下一阶段）" in s["reminders"]
 
 
 def test_skill_timer_ticks_at_the_end_of_its_owners_turns_and_expires_on_the_right_turn(tmp_path):
@@ -54,20 +54,12 @@ def test_skill_values_come_from_card_data(tmp_path):
     assert (t.operator, t.skill, t.left) == (card["user"], card.name, card["duration"])
 
 
-def test_enemy_in_deploy_zone_costs_sanity_each_turn_end_and_zero_loses(tmp_path):
+def test_without_an_operator_on_the_board_no_sanity_is_lost(tmp_path):
+    # The hand-set "invade" flag is gone: the check reads the board (tests/test_board_ridm.py).
     live = new_game(tmp_path, "ridm")
-    live.do("invade", player="B", present="yes")
-    for turn, sanity in ((1, 2), (2, 1)):
-        advance_to(live, turn, "end")
-        assert any("理智检查：B的部署区有敌方干员" in r for r in live.state.reminders)
-        live.do("next")
-        assert live.state.players[1].sanity == sanity
-    advance_to(live, 3, "end")
-    out = live.do("next")
-    assert event_types(out)[-2:] == ["SanityChanged", "GameEnded"]
-    s = live_status(live)
-    assert s["over"] and s["winner"] == "A" and "理智降至0" in s["end_reason"]
-    assert s["turn"] == 3, "the game ends at the turn end; no new turn begins"
+    advance_to(live, 5, "start")
+    assert [p["sanity"] for p in live_status(live)["players"]] == [3, 3]
+    assert not any("SanityChanged" in event_types(e) for e in live.entries())
 
 
 def test_one_active_deployment_and_one_skill_slot_charge_per_turn(tmp_path):
@@ -97,14 +89,14 @@ def test_action_cards_playable_only_at_or_below_their_sanity_requirement(tmp_pat
     live.do("action", player="A", name="紧急撤离", requirement=2)
 
 
-def test_fight_query_follows_the_combat_rules(tmp_path):
+def test_odds_query_follows_the_combat_rules(tmp_path):
     live = new_game(tmp_path, "ridm")
-    assert live.query("fight", attack=2, defense=3, target_attack=1)[1].startswith("攻击2 < 防御3：进攻失败，攻击者失去1点阻挡")
-    held = live.query("fight", attack=3, defense=3, target_attack=1)[1]
+    assert live.query("odds", attack=2, defense=3, target_attack=1)[1].startswith("攻击2 < 防御3：进攻失败，攻击者失去1点阻挡")
+    held = live.query("odds", attack=3, defense=3, target_attack=1)[1]
     assert "被攻击者失去1点阻挡" in held and "击溃" not in held
-    assert "击溃" in live.query("fight", attack=5, defense=3, target_attack=1)[1]
+    assert "击溃" in live.query("odds", attack=5, defense=3, target_attack=1)[1]
     before = len(live.entries())
-    live.query("fight", attack=5, defense=3, target_attack=1)
+    live.query("odds", attack=5, defense=3, target_attack=1)
     assert len(live.entries()) == before  # a question changes nothing
 
 
@@ -116,6 +108,7 @@ def test_charges_per_card_come_from_game_yaml(game_copy, tmp_path):
     assert "charge_per_card: 1" in text
     path.write_text(text.replace("charge_per_card: 1", "charge_per_card: 2"), encoding="utf-8")
     live = new_game(tmp_path, str(folder))
+    advance_to(live, 1, "main")
     live.do("charge", player="A", cards=3)
     assert live.state.players[0].charges == 6
     assert "盖放3张手牌充能+6" in live.entries()[-1].events[0].reason

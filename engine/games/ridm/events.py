@@ -19,6 +19,16 @@ class OperatorDeployed(Event):
     operator: str
     #: False when a card effect deployed it (does not use the turn's active deployment).
     active: bool = True
+    #: The piece put on the board (``A1``). Empty in logs from before the board, and when the
+    #: game has no card data to read the operator's numbers from: then only the count is kept.
+    piece: str = ""
+    card: str = ""
+    #: Whose zone it entered (a seat) and which (``deploy``/``action``).
+    side: int = 0
+    zone: str = "deploy"
+    attack: int = 0
+    defense: int = 0
+    block: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -27,6 +37,8 @@ class ChargeAdded(Event):
     count: int
     #: True for the once-per-turn skill-slot charge.
     skill_slot: bool = False
+    #: The skill card put face up into the skill slot (empty: not named, or a face-down charge).
+    card: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -41,6 +53,8 @@ class SkillActivated(Event):
     operator: str
     skill: str
     duration: int
+    #: The operator piece the skill card covers; empty when it covers none on the board.
+    piece: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -54,11 +68,15 @@ class TimerExpired(Event):
     player: int
     operator: str
     skill: str
+    #: The covered operator piece, when the skill covered one (two copies may carry the same skill).
+    piece: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeployZoneChanged(Event):
-    """Whether an enemy operator now stands in ``player``'s deploy zone (costs sanity at turn end)."""
+    """Whether an enemy operator now stands in ``player``'s deploy zone, as players set it by hand
+    before the board held the operators. Still folded for old logs; the turn-end sanity check now
+    reads the board instead (see ``rules.invaded``)."""
 
     player: int
     enemy_present: bool
@@ -71,4 +89,64 @@ class ActionPlayed(Event):
     requirement: int
 
 
-register(SanityChanged, OperatorDeployed, ChargeAdded, ChargesSpent, SkillActivated, TimersTicked, TimerExpired, DeployZoneChanged, ActionPlayed)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OperatorMoved(Event):
+    """``piece`` moved one zone along the lane to ``side``'s ``zone``."""
+
+    piece: str
+    side: int
+    zone: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OperatorAttacked(Event):
+    """``attacker`` attacked ``defender`` with these current values (the exchange's facts);
+    the block lost and any rout follow as their own events."""
+
+    attacker: str
+    defender: str
+    attack: int
+    defense: int
+    target_attack: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BlockLost(Event):
+    piece: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OperatorRouted(Event):
+    """``piece`` is routed (横置): it can no longer move or attack."""
+
+    piece: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OperatorLeft(Event):
+    """``piece`` left the board for its owner's ``to`` zone (``prep`` or ``discard``)."""
+
+    piece: str
+    to: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OperatorAdjusted(Event):
+    """A card effect changed ``piece``'s current ``stat`` (attack, defense, block) by ``delta``."""
+
+    piece: str
+    stat: str
+    delta: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PrepTaken(Event):
+    """At its owner's turn end, ``card`` went from the preparation zone to the hand."""
+
+    player: int
+    card: str
+
+
+register(SanityChanged, OperatorDeployed, ChargeAdded, ChargesSpent, SkillActivated, TimersTicked, TimerExpired, DeployZoneChanged, ActionPlayed,
+         OperatorMoved, OperatorAttacked, BlockLost, OperatorRouted, OperatorLeft, OperatorAdjusted, PrepTaken)

@@ -1,9 +1,26 @@
-"""Rhodes Island Defense Manoeuvre (罗德岛防御作战演习) at the table: sanity, skill timers, limits.
+"""Rhodes Island Defense Manoeuvre (罗德岛防御作战演习) at the table: the operators on the board,
+sanity, charges and skill timers.
+
+The board (``board.py``): each side's deploy and action zone, one operator each (game.yaml's zone
+capacities), on one lane. Operators enter by card from the deck list with their printed attack,
+defense and block; each attacks once **or** moves one zone per turn, never moves on the turn it
+was deployed (it may attack: RULES.md 2026-12), and a routed one does neither.
+
+Combat (``fight``) from the pieces' current values: attack < defense → the attacker loses
+``block_loss`` block; attack ≥ defense → the defender does, and attack > the defender's attack +
+defense also routes it. Block is an operator's durability (game.yaml: 阻挡 = 耐久) and never goes
+below 0: an operator worn down to 0 block has lost its fighting ability, so it is routed too.
+
+Phases, where the seed orders them: the turn-start draw comes first, so board actions (deploy,
+move, fight, charging, skills) wait for the action phase — ``next`` out of 回合开始 is the draw
+done (the tracker keeps no hand, so there is nothing for it to draw by itself). Withdrawing,
+replacing and taking from the preparation zone are also allowed in the end phase of one's turn.
 
 At the end of each turn (leaving the end phase): the active player's skill timers tick and the
-skills at ≤ 0 expire; then every player with an enemy operator in their deploy zone loses sanity.
-Sanity 0 or less loses. Skills and action cards named by card data take their duration, charge
-cost, user and sanity requirement from it; otherwise the command gives them.
+skills at ≤ 0 go to the discard; the active player's routed operators still on the board go to
+the discard (their skills with them); then every player with an opposing operator in their deploy
+zone loses sanity — read from the board. Sanity 0 or less loses. Card effects are commands too
+(``deploy --by-effect``, ``buff``, ``sanity``): the rules cannot know them.
 """
 
 from __future__ import annotations
@@ -12,16 +29,21 @@ from typing import Any, Mapping
 
 from ...decks import Deck
 from ...tracker import events as kev
-from . import events as ev
-from ...tracker.core import Context, IllegalCommand, count, require_active, signed, who
+from ...tracker.core import Batch, Context, IllegalCommand, count, require_active, require_phase, signed, who
+from ...tracker.kit import Commands, Param
 from ...tracker.kit import turn_mark as _mark
-from ...tracker.kit import Commands, Param, yes_no
+from ...tracker.pieces import copies_in_deck, find_card, pick
+from ...tracker.state import next_piece_id
+from . import board
+from . import events as ev
 from . import sentences  # noqa: F401 - imported to register the game's log lines
-from .state import RidmPlayer as Player, RidmState as State
+from .state import RidmOperator, RidmPlayer as Player, RidmState as State, operators
 
 RULESET = "ridm"
 COMMANDS = Commands(RULESET)
 SKILL = Param("skill", "text", "Skill card id or name.", metavar="SKILL")
+STATS = ("attack", "defense", "block")
+STAT_NAMES = {"attack": "攻击", "defense": "防御", "block": "阻挡"}
 
 
 def setup(ctx: Context, players: tuple[str, ...], first: int, levels: tuple[str, ...] = (),
@@ -48,14 +70,34 @@ def _last(ctx: Context) -> str:
     return ctx.defn.phases[-1].id
 
 
+def _acting(ctx: Context) -> tuple[str, ...]:
+    """The phases between the turn-start draw and the turn end: where the board is played."""
+    return tuple(p.id for p in ctx.defn.phases[1:-1])
+
+
+def _own_turn(ctx: Context) -> tuple[str, ...]:
+    """After the draw, until the turn ends: withdrawing, replacing, taking from the preparation zone."""
+    return tuple(p.id for p in ctx.defn.phases[1:])
+
+
+def _label(o: RidmOperator) -> str:
+    return f"{o.id} {o.name}"
+
+
 def timer_preview(state: State, ctx: Context, player: int) -> str:
     """"能天使·S2 剩2T→1T；… 到期" for the owner's timers as they will stand after this turn's tick."""
     tick = ctx.numbers.timer_tick
     bits = []
     for t in state.players[player].timers:
         after = t.left - tick
-        bits.append(f"{t.operator}·{t.skill} {t.left}T→" + ("到期" if after <= 0 else f"{after}T"))
+        who_ = f"{t.piece} {t.operator}" if t.piece else t.operator
+        bits.append(f"{who_}·{t.skill} {t.left}T→" + ("到期" if after <= 0 else f"{after}T"))
     return "；".join(bits)
+
+
+def invaded(state: State) -> list[tuple[int, RidmOperator]]:
+    """(victim, invader) for every player whose deploy zone holds an opposing operator."""
+    return [(i, o) for i in range(len(state.players)) for o in board.invaders(state, i)[:1]]
 
 
 def on_enter(state: State, ctx: Context) -> list[kev.Event]:
@@ -64,19 +106,23 @@ def on_enter(state: State, ctx: Context) -> list[kev.Event]:
     phase = state.phase
     out: list[kev.Event] = []
     if phase == ctx.defn.phases[0].id:
-        out.append(kev.ReminderGiven(text=f"{me.name}必须从牌组抽{n.draw_per_turn}张牌", player=state.active,
-                                    reason=ctx.phase_name(phase)))
+        out.append(kev.ReminderGiven(text=f"{me.name}必须从牌组抽{n.draw_per_turn}张牌（抽完再进入下一阶段）",
+                                    player=state.active, reason=ctx.phase_name(phase)))
     elif phase == _last(ctx):
         preview = timer_preview(state, ctx, state.active)
         if preview:
             out.append(kev.ReminderGiven(text=f"技能计时：{preview}", player=state.active, reason=ctx.phase_name(phase)))
-        out.append(kev.ReminderGiven(text=f"准备区至多{n.prep_to_hand_max}张加入手牌；横置干员送去弃置区",
+        routed = [_label(o) for o in operators(state) if o.owner == state.active and o.routed]
+        gone = f"；横置干员{'、'.join(routed)}将送去弃置区（可先撤退或替换）" if routed else ""
+        out.append(kev.ReminderGiven(text=f"准备区至多{n.prep_to_hand_max}张加入手牌{gone}",
                                     player=state.active, reason=ctx.phase_name(phase)))
-        for i, p in enumerate(state.players):
-            if p.enemy_in_deploy:
-                out.append(kev.ReminderGiven(
-                    text=f"理智检查：{p.name}的部署区有敌方干员，回合结束时理智−{n.sanity_loss_enemy_in_deploy}",
-                    player=i, reason="理智检查"))
+        for i, o in invaded(state):
+            if o.owner == state.active and o.routed:
+                continue  # it leaves for the discard before the check
+            out.append(kev.ReminderGiven(
+                text=f"理智检查：{state.players[i].name}的部署区有敌方干员{_label(o)}，"
+                     f"回合结束时理智−{n.sanity_loss_enemy_in_deploy}",
+                player=i, reason="理智检查"))
     else:
         out.append(kev.ReminderGiven(
             text=f"主动部署{n.active_deployments_per_turn}次、技能槽充能{n.skill_slot_charges_per_turn}次；"
@@ -85,24 +131,34 @@ def on_enter(state: State, ctx: Context) -> list[kev.Event]:
     return out
 
 
+def _skill_leaves(state: State, o: RidmOperator, why: str) -> list[kev.Event]:
+    t = board.covering(state, o)
+    if t is None:
+        return []
+    return [ev.TimerExpired(player=o.owner, operator=t.operator, skill=t.skill, piece=o.id, reason=why)]
+
+
 def on_exit(state: State, ctx: Context) -> list[kev.Event]:
     if state.phase != _last(ctx):
         return []
     n = ctx.numbers
-    out: list[kev.Event] = []
+    batch = Batch(state)
     me = state.players[state.active]
     if me.timers:
-        out.append(ev.TimersTicked(player=state.active, amount=n.timer_tick,
+        batch.emit(ev.TimersTicked(player=state.active, amount=n.timer_tick,
                                    reason=f"{me.name}的回合结束：技能计时−{n.timer_tick}T"))
-        for t in me.timers:
-            if t.left - n.timer_tick <= 0:
-                out.append(ev.TimerExpired(player=state.active, operator=t.operator, skill=t.skill,
+        for t in batch.state.players[state.active].timers:
+            if t.left <= 0:
+                batch.emit(ev.TimerExpired(player=state.active, operator=t.operator, skill=t.skill, piece=t.piece,
                                            reason="计时归零，技能送去弃置区"))
-    for i, p in enumerate(state.players):
-        if p.enemy_in_deploy:
-            out.append(ev.SanityChanged(player=i, delta=-n.sanity_loss_enemy_in_deploy,
-                                        reason=f"回合结束理智检查：{p.name}的部署区有敌方干员"))
-    return out
+    for o in operators(batch.state):
+        if o.owner == state.active and o.routed:
+            batch.emit(*_skill_leaves(batch.state, o, "干员离场，技能送去弃置区"))
+            batch.emit(ev.OperatorLeft(piece=o.id, to="discard", reason="回合结束：横置的己方干员送去弃置区"))
+    for i, o in invaded(batch.state):
+        batch.emit(ev.SanityChanged(player=i, delta=-n.sanity_loss_enemy_in_deploy,
+                                    reason=f"回合结束理智检查：{state.players[i].name}的部署区有敌方干员{_label(o)}"))
+    return batch.events
 
 
 def losers(state: State, ctx: Context) -> list[tuple[int, str]]:
@@ -120,30 +176,230 @@ def sanity(state: State, ctx: Context, player: Any, delta: Any, why: str = "") -
     return [ev.SanityChanged(player=i, delta=signed(delta, "sanity change"), reason=why or "卡牌效果")]
 
 
-@COMMANDS.command(Param.player(), Param("operator", "text", "Operator codename."),
+def _operator_card(state: State, ctx: Context, player: int, token: Any) -> Any:
+    card = find_card(state, ctx, player, token, types=("operator",), what="operator card")
+    copies = copies_in_deck(state, player, card.id)
+    standing = sum(1 for o in operators(state) if o.owner == player and o.card == card.id)
+    if copies is not None and standing >= copies:
+        raise IllegalCommand(f"{state.players[player].name}'s deck has {copies} {card.name}; "
+                             f"{standing} already on the board")
+    return card
+
+
+def _enter(state: State, ctx: Context, player: int, card: Any, zone: str, active: bool, why: str,
+           side: int | None = None) -> ev.OperatorDeployed:
+    return ev.OperatorDeployed(
+        player=player, operator=card.name, active=active, piece=next_piece_id(state, player), card=card.id,
+        side=player if side is None else side, zone=zone, attack=int(card["attack"]),
+        defense=int(card["defense"]), block=int(card["block"]), reason=why)
+
+
+@COMMANDS.command(Param.player(), Param.card("operator", "Operator card id or codename (part of it will do).", label="干员"),
                   Param("by_effect", "flag", "Deployed by a card effect (not counted).", False, option=True),
-                  label="部署干员", labels={'operator': '干员', 'by_effect': '卡牌效果部署'}, help="Deploy an operator ({n.active_deployments_per_turn} active deployment per turn).",
-                  examples=("deploy A 能天使",))
-def deploy(state: State, ctx: Context, player: Any, operator: str, by_effect: bool = False) -> list[kev.Event]:
-    """Deploy an operator from hand (one active deployment per turn; by card effect: unlimited)."""
+                  Param("zone", "choice", "Own zone it enters (action: by card effect only).", board.DEPLOY,
+                        option=True, choices=(board.DEPLOY, board.ACTION)),
+                  label="部署干员", labels={'by_effect': '卡牌效果部署', 'zone': '区域'},
+                  help="Deploy an operator from hand into your deploy zone "
+                       "({n.active_deployments_per_turn} active deployment per turn; card effects don't count).",
+                  examples=("deploy A 能天使", "deploy A texas --by-effect"))
+def deploy(state: State, ctx: Context, player: Any, operator: str, by_effect: bool = False,
+           zone: str = board.DEPLOY) -> list[kev.Event]:
+    """Deploy an operator from hand (one active deployment per turn; by card effect: unlimited).
+
+    With card data the operator becomes a piece with its printed numbers in the player's zone;
+    a game without card data (and old logs) only counts the deployment."""
     i = who(state, player)
     p = state.players[i]
     if not by_effect:
         require_active(state, i, "active deployment")
+        require_phase(state, ctx, _acting(ctx), "active deployment")
+        if zone != board.DEPLOY:
+            raise IllegalCommand("operators are deployed into the deploy zone (other zones: by a card effect, --by-effect)")
         limit = ctx.numbers.active_deployments_per_turn
         if p.deployments_used >= limit:
             raise IllegalCommand(f"{p.name} already made {p.deployments_used}/{limit} active deployment(s) this turn "
                                  f"(deployments by card effects: --by-effect)")
     why = "卡牌效果部署（不计次数）" if by_effect else f"主动部署{p.deployments_used + 1}/{ctx.numbers.active_deployments_per_turn}"
-    return [ev.OperatorDeployed(player=i, operator=str(operator), active=not by_effect, reason=why)]
+    if not ctx.cards:  # no numbers to put a piece down with: count it, as before the board
+        return [ev.OperatorDeployed(player=i, operator=str(operator), active=not by_effect, reason=why)]
+    card = _operator_card(state, ctx, i, operator)
+    board.require_room(state, ctx, i, zone)
+    return [_enter(state, ctx, i, card, zone, not by_effect, why)]
+
+
+def _mine_now(state: State, ctx: Context, o: RidmOperator, what: str, phases: tuple[str, ...]) -> None:
+    require_active(state, o.owner, f"{what} {o.id}")
+    require_phase(state, ctx, phases, what)
+
+
+def _can_act(state: State, o: RidmOperator, what: str) -> None:
+    if o.routed:
+        raise IllegalCommand(f"{_label(o)} is routed: it can neither move nor attack (withdraw or replace it)")
+    if o.acted_turn == state.turn:
+        raise IllegalCommand(f"{_label(o)} has already attacked or moved this turn (once per turn: attack or move)")
+
+
+@COMMANDS.command(Param.piece("operator", "Operator piece (A1) or its codename.", label="干员"),
+                  Param("zone", "choice", "Zone one step along the lane (relative to the operator's owner).",
+                        choices=tuple(board.ZONE_WORDS)),
+                  label="移动干员", labels={'zone': '目标区域'},
+                  help="Move an operator one zone instead of attacking (not on the turn it was deployed). "
+                       "Lane: deploy — action — enemy-action — enemy-deploy.",
+                  examples=("move A1 action", "move A1 enemy-deploy"))
+def move(state: State, ctx: Context, operator: str, zone: str) -> list[kev.Event]:
+    o = board.operator(state, operator)
+    _mine_now(state, ctx, o, "move", _acting(ctx))
+    _can_act(state, o, "move")
+    if o.deployed_turn == state.turn:
+        raise IllegalCommand(f"{_label(o)} was deployed this turn: it may attack but not move until your next turn")
+    to = board.destination(state, o, zone)
+    if to == (o.side, o.zone):
+        raise IllegalCommand(f"{_label(o)} already stands in {board.where(state, o)}")
+    if not board.adjacent(state, (o.side, o.zone), to):
+        raise IllegalCommand(f"{_label(o)} moves one zone per turn: from {board.where(state, o)} it cannot reach "
+                             f"{state.players[to[0]].name}'s {board.ZONE_NAMES[to[1]]}")
+    board.require_room(state, ctx, *to)
+    return [ev.OperatorMoved(piece=o.id, side=to[0], zone=to[1],
+                             reason=f"移动1格：{board.where(state, o)}→{state.players[to[0]].name}的{board.ZONE_NAMES[to[1]]}")]
+
+
+def exchange(state: State, ctx: Context, attacker: RidmOperator, defender: RidmOperator) -> list[kev.Event]:
+    """The events of ``attacker`` attacking ``defender`` by the combat rules, from current values."""
+    loss = ctx.numbers.block_loss
+    atk, d, t = attacker.attack, defender.defense, defender.attack
+    out: list[kev.Event] = [ev.OperatorAttacked(attacker=attacker.id, defender=defender.id, attack=atk, defense=d,
+                                                target_attack=t, reason=f"{_label(attacker)}攻击{_label(defender)}")]
+    if atk < d:
+        loser, why = attacker, f"攻击{atk} < 防御{d}：进攻失败"
+        routs = False
+    else:
+        loser, why = defender, f"攻击{atk} ≥ 防御{d}：防守失败"
+        routs = atk > t + d
+    lost = min(loss, loser.block)  # block is durability: it stops at 0
+    if lost:
+        out.append(ev.BlockLost(piece=loser.id, amount=lost, reason=f"{why}，{_label(loser)}失去{lost}点阻挡"))
+    if routs:
+        out.append(ev.OperatorRouted(piece=loser.id, reason=f"攻击{atk} > 对方攻击{t}+防御{d}={t + d}：被击溃"))
+    elif loser.block - lost <= 0:
+        out.append(ev.OperatorRouted(piece=loser.id, reason="阻挡归零，失去战斗能力"))
+    return out
+
+
+@COMMANDS.command(Param.piece("attacker", "Your operator that attacks (A1).", label="攻击者"),
+                  Param.piece("defender", "The opposing operator it attacks (B2).", label="被攻击者"),
+                  label="干员攻击",
+                  help="An operator attacks an opposing one, once per turn instead of moving: attack < defense → "
+                       "the attacker loses {n.block_loss} block; otherwise the defender does, and is routed when "
+                       "attack > its attack + defense. Block 0 also routes.",
+                  examples=("fight A1 B1",))
+def fight(state: State, ctx: Context, attacker: str, defender: str) -> list[kev.Event]:
+    a = board.operator(state, attacker, "attacker")
+    _mine_now(state, ctx, a, "attack", _acting(ctx))
+    _can_act(state, a, "attack")
+    d = board.operator(state, defender, "defender")
+    if d.owner == a.owner:
+        raise IllegalCommand(f"{_label(a)} cannot attack {_label(d)}: both are {state.players[a.owner].name}'s")
+    if d.routed:
+        raise IllegalCommand(f"{_label(d)} is already routed")
+    return exchange(state, ctx, a, d)
+
+
+@COMMANDS.command(Param.count("attack", "Attacker's attack.", minimum=0),
+                  Param.count("defense", "Defender's defense.", minimum=0),
+                  Param.count("target_attack", "Defender's attack (for routing).", minimum=0),
+                  label="交战推演", labels={'attack': '攻击', 'defense': '防御', 'target_attack': '对方攻击'},
+                  help="Work out an exchange from numbers: who loses block, and whether the defender is routed "
+                       "(changes nothing; fight applies it to the pieces).",
+                  examples=("odds 6 3 2",), query=True)
+def odds(state: State, ctx: Context, attack: Any, defense: Any, target_attack: Any) -> tuple[bool, str]:
+    """Work out one exchange by the combat rules, changing nothing. Returns (True, explanation)."""
+    atk = count(attack, "attack", minimum=0)
+    d = count(defense, "defense", minimum=0)
+    t = count(target_attack, "target's attack", minimum=0)
+    loss = ctx.numbers.block_loss
+    if atk < d:
+        return True, f"攻击{atk} < 防御{d}：进攻失败，攻击者失去{loss}点阻挡"
+    text = f"攻击{atk} ≥ 防御{d}：防守失败，被攻击者失去{loss}点阻挡"
+    if atk > t + d:
+        text += f"；攻击{atk} > 对方攻击{t}+防御{d}={t + d}：被攻击者被击溃（横置）"
+    return True, text
+
+
+def _routed_mine(state: State, ctx: Context, token: str, what: str, done: str) -> RidmOperator:
+    o = board.operator(state, token)
+    _mine_now(state, ctx, o, what, _own_turn(ctx))
+    if not o.routed:
+        raise IllegalCommand(f"only a routed operator can be {done}; {_label(o)} is not routed")
+    return o
+
+
+@COMMANDS.command(Param.piece("operator", "Your routed operator (A1).", label="干员"),
+                  label="撤退干员", help="On your turn, withdraw a routed operator to the preparation zone.",
+                  examples=("withdraw A1",))
+def withdraw(state: State, ctx: Context, operator: str) -> list[kev.Event]:
+    o = _routed_mine(state, ctx, operator, "withdraw", "withdrawn")
+    return [*_skill_leaves(state, o, "干员离场，技能送去弃置区"),
+            ev.OperatorLeft(piece=o.id, to="prep", reason=f"撤退横置干员{_label(o)}至准备区")]
+
+
+@COMMANDS.command(Param.piece("operator", "Your routed operator (A1).", label="干员"),
+                  Param.card("card", "Operator card from hand that takes its place.", label="替换干员"),
+                  label="替换干员",
+                  help="On your turn, replace a routed operator with one from hand (the routed one goes to the "
+                       "preparation zone; the new one stands where it stood and is deployed this turn).",
+                  examples=("replace A1 星熊",))
+def replace(state: State, ctx: Context, operator: str, card: str) -> list[kev.Event]:
+    o = _routed_mine(state, ctx, operator, "replace", "replaced")
+    new = _operator_card(state, ctx, o.owner, card)
+    batch = Batch(state)
+    batch.emit(*_skill_leaves(state, o, "干员离场，技能送去弃置区"),
+               ev.OperatorLeft(piece=o.id, to="prep", reason=f"横置干员{_label(o)}被替换，放置于准备区"))
+    # A replacement is its own action in the seed, not the turn's active deployment.
+    batch.emit(_enter(batch.state, ctx, o.owner, new, o.zone, False, f"替换{_label(o)}（不计为主动部署）", side=o.side))
+    return batch.events
+
+
+@COMMANDS.command(Param.piece("operator", "Operator piece (A1).", label="干员"),
+                  Param("stat", "choice", "Which value.", choices=STATS),
+                  Param("delta", "signed", "Change, e.g. +2 or -1."), Param.why(),
+                  label="数值变化", labels={'stat': '数值', 'delta': '变化'},
+                  help="A card effect changes an operator's current attack, defense or block (never below 0; "
+                       "block 0 routes).",
+                  examples=('buff A1 attack +2 --why "源石技艺强化"',))
+def buff(state: State, ctx: Context, operator: str, stat: str, delta: Any, why: str = "") -> list[kev.Event]:
+    o = board.operator(state, operator)
+    change = max(signed(delta, f"{stat} change"), -getattr(o, stat))
+    if change == 0:
+        raise IllegalCommand(f"{_label(o)}'s {stat} is already 0")
+    out: list[kev.Event] = [ev.OperatorAdjusted(piece=o.id, stat=stat, delta=change, reason=why or "卡牌效果")]
+    if stat == "block" and o.block + change == 0 and not o.routed:
+        out.append(ev.OperatorRouted(piece=o.id, reason="阻挡归零，失去战斗能力"))
+    return out
+
+
+@COMMANDS.command(Param.player(), Param("card", "text", "Card in the preparation zone (name or part of it).", label="卡牌"),
+                  label="准备区加入手牌",
+                  help="At your turn end, take a card from the preparation zone to hand (at most {n.prep_to_hand_max}).",
+                  examples=("take A 能天使",))
+def take(state: State, ctx: Context, player: Any, card: str) -> list[kev.Event]:
+    i = who(state, player)
+    require_active(state, i, "taking from the preparation zone")
+    require_phase(state, ctx, (_last(ctx),), "taking from the preparation zone")
+    p, limit = state.players[i], ctx.numbers.prep_to_hand_max
+    if p.prep_taken >= limit:
+        raise IllegalCommand(f"{p.name} already took {limit} card(s) from the preparation zone this turn")
+    name = pick(card, sorted(set(p.prep)), lambda c: (c,), f"card in {p.name}'s preparation zone")
+    return [ev.PrepTaken(player=i, card=name, reason=f"准备区加入手牌 {p.prep_taken + 1}/{limit}")]
 
 
 @COMMANDS.command(Param.player(), Param.count("cards", "Hand cards put face down.", 1),
-                  label="盖放充能", labels={'cards': '张数'}, help="Charge with hand cards face down (+{n.charge_per_card} charge each, then draw 1 each).",
+                  label="盖放充能", labels={'cards': '张数'}, help="Charge with hand cards face down (+{n.charge_per_card} charge each, then you may draw 1 each).",
                   examples=("charge A 2",))
 def charge(state: State, ctx: Context, player: Any, cards: Any = 1) -> list[kev.Event]:
     """Put hand cards face down into the charge slot: ``charge_per_card`` charges each, then draw 1 each."""
     i = who(state, player)
+    require_active(state, i, "charging")
+    require_phase(state, ctx, _acting(ctx), "charging")
     k = count(cards, "cards")
     gained = k * ctx.numbers.charge_per_card
     return [ev.ChargeAdded(player=i, count=gained, reason=f"盖放{k}张手牌充能+{gained}，然后可抽{k}张")]
@@ -156,36 +412,66 @@ def charge_skill(state: State, ctx: Context, player: Any, skill: str) -> list[ke
     """Once per turn: a skill card face up into the skill slot as a charge; search its operator."""
     i = who(state, player)
     require_active(state, i, "skill-slot charge")
+    require_phase(state, ctx, _acting(ctx), "skill-slot charge")
     p = state.players[i]
     limit = ctx.numbers.skill_slot_charges_per_turn
     if p.skill_slot_charges_used >= limit:
         raise IllegalCommand(f"{p.name} already charged the skill slot {limit} time(s) this turn")
     card = ctx.card(str(skill))
-    user = f"，从牌组检索{card['user']}" if card is not None and card.type == "skill" else "，从牌组检索其干员"
-    return [ev.ChargeAdded(player=i, count=1, skill_slot=True, reason=f"技能槽充能：{skill}{user}")]
+    known = card is not None and card.type == "skill"
+    user = f"，可从牌组检索{card['user']}" if known else "，可从牌组检索其干员"
+    name = card.name if known else str(skill)
+    return [ev.ChargeAdded(player=i, count=1, skill_slot=True, card=name, reason=f"技能槽充能：{name}{user}")]
+
+
+def _covered(state: State, player: int, token: Any, operator_name: str) -> RidmOperator | None:
+    """The player's operator piece a skill will cover: named by ``token`` (id or name), else the
+    only piece of the skill's user; None when no such operator is on the board."""
+    mine = [o for o in operators(state) if o.owner == player]
+    if token:
+        for o in mine:
+            if o.id.casefold() == str(token).strip().casefold():
+                return o
+        operator_name = str(token)
+    named = [o for o in mine if o.name == operator_name]
+    if len(named) > 1:
+        raise IllegalCommand(f"{state.players[player].name} has {len(named)} {operator_name} on the board: "
+                             f"name the one the skill covers (--operator {named[0].id})")
+    return named[0] if named else None
 
 
 @COMMANDS.command(Param.player(), SKILL,
-                  Param("operator", "text", "Its operator (default: from card data).", None, option=True),
+                  Param("operator", "text", "The operator it covers: piece id or codename (default: its user from card data).", None, option=True),
                   Param.count("duration", "Turns (default: from card data).", None, minimum=0, option=True),
                   Param.count("cost", "Charges to pay (default: from card data).", None, minimum=0, option=True),
-                  label="发动技能", labels={'skill': '技能', 'operator': '干员', 'duration': '持续', 'cost': '充能消耗'}, help="Activate a skill: pay its charges and start its timer (ticks at the end of your turns).",
-                  examples=("activate A S2 --operator 能天使 --duration 2 --cost 1",))
+                  label="发动技能", labels={'skill': '技能', 'operator': '干员', 'duration': '持续', 'cost': '充能消耗'},
+                  help="Activate a skill: cover its operator, pay its charges and start its timer (ticks at the end of your turns).",
+                  examples=("activate A amiya-s1", "activate A S2 --operator 能天使 --duration 2 --cost 1"))
 def activate(state: State, ctx: Context, player: Any, skill: str, operator: str | None = None,
              duration: Any = None, cost: Any = None) -> list[kev.Event]:
     """Activate a skill: pay its charges and start its timer (values from card data when known)."""
     i = who(state, player)
+    require_active(state, i, "activating a skill")
+    require_phase(state, ctx, _acting(ctx), "activating a skill")
     p = state.players[i]
     card = ctx.card(str(skill))
+    user = None
     if card is not None and card.type == "skill":
-        skill = card.name
-        operator = operator or card["user"]
+        skill, user = card.name, card["user"]
         duration = card["duration"] if duration is None else duration
         cost = card["charge"] if cost is None else cost
-    if not operator:
+    if not (operator or user):
         raise IllegalCommand(f"unknown skill {skill!r}: give its operator and duration (--operator, --duration)")
     if duration is None:
         raise IllegalCommand(f"unknown skill {skill!r}: give its duration in turns (--duration)")
+    piece = _covered(state, i, operator, user or "")
+    if piece is not None:
+        if user and piece.name != user:
+            raise IllegalCommand(f"{skill} is {user}'s skill, not {_label(piece)}'s")
+        already = board.covering(state, piece)
+        if already is not None:
+            raise IllegalCommand(f"{_label(piece)} is already covered by {already.skill} ({already.left}T left)")
+    name = piece.name if piece is not None else str(operator or user)
     turns = count(duration, "duration", minimum=0)
     pay = count(cost if cost is not None else 0, "charge cost", minimum=0)
     if pay > p.charges:
@@ -193,34 +479,22 @@ def activate(state: State, ctx: Context, player: Any, skill: str, operator: str 
     out: list[kev.Event] = []
     if pay:
         out.append(ev.ChargesSpent(player=i, count=pay, reason=f"发动{skill}的充能"))
-    out.append(ev.SkillActivated(player=i, operator=str(operator), skill=str(skill), duration=turns,
-                                 reason=f"覆盖{operator}发动，持续{turns}T"))
+    target = _label(piece) if piece is not None else f"{name}（不在场上）"
+    out.append(ev.SkillActivated(player=i, operator=name, skill=str(skill), duration=turns,
+                                 piece=piece.id if piece is not None else "",
+                                 reason=f"覆盖{target}发动，持续{turns}T"))
     return out
 
 
-@COMMANDS.command(Param.player(), Param("skill", "text", "Skill or operator.", metavar="SKILL"),
+@COMMANDS.command(Param.player(), Param("skill", "text", "Skill, operator or piece id.", metavar="SKILL"),
                   label="技能结束", labels={'skill': '技能'}, help="A skill leaves before its timer runs out.", examples=("end-skill A S2",))
 def end_skill(state: State, ctx: Context, player: Any, skill: str) -> list[kev.Event]:
-    """A skill leaves early (its operator left the field, a card effect)."""
+    """A skill leaves early (a card effect)."""
     i = who(state, player)
     for t in state.players[i].timers:
-        if t.skill == skill or t.operator == skill:
-            return [ev.TimerExpired(player=i, operator=t.operator, skill=t.skill, reason="提前结束")]
+        if skill in (t.skill, t.operator) or (t.piece and t.piece.casefold() == skill.strip().casefold()):
+            return [ev.TimerExpired(player=i, operator=t.operator, skill=t.skill, piece=t.piece, reason="提前结束")]
     raise IllegalCommand(f"{state.players[i].name} has no skill {skill!r} in effect")
-
-
-@COMMANDS.command(Param.player(), Param("present", "tristate", "yes: an enemy operator is in PLAYER's deploy "
-                                                              "zone; no: it left.", True),
-                  label="部署区敌方干员", labels={'present': '有敌方干员'}, help="Record an enemy operator entering (or leaving) a player's deploy zone: "
-                       "−{n.sanity_loss_enemy_in_deploy} sanity at each turn end.", examples=("invade B yes",))
-def invade(state: State, ctx: Context, player: Any, present: Any = True) -> list[kev.Event]:
-    """Record whether an enemy operator stands in ``player``'s deploy zone (sanity check at turn end)."""
-    i = who(state, player)
-    flag = yes_no(present, "present")
-    if state.players[i].enemy_in_deploy == flag:
-        raise IllegalCommand(f"{state.players[i].name}'s deploy zone already {'holds' if flag else 'has no'} an enemy operator")
-    why = "敌方干员进入部署区" if flag else "敌方干员离开部署区"
-    return [ev.DeployZoneChanged(player=i, enemy_present=flag, reason=why)]
 
 
 @COMMANDS.command(Param.player(), Param("requirement", "text", "Sanity requirement, or an action card."),
@@ -262,41 +536,58 @@ def action(state: State, ctx: Context, player: Any, name: str, requirement: Any 
     return [ev.ActionPlayed(player=i, name=card.name if card else str(name), requirement=int(requirement), reason=text)]
 
 
-@COMMANDS.command(Param.count("attack", "Attacker's attack.", minimum=0),
-                  Param.count("defense", "Defender's defense.", minimum=0),
-                  Param.count("target_attack", "Defender's attack (for routing).", minimum=0),
-                  label="交战推演", labels={'attack': '攻击', 'defense': '防御', 'target_attack': '对方攻击'}, help="Work out an exchange: who loses block, and whether the defender is routed (changes nothing).",
-                  examples=("fight 6 3 2",), query=True)
-def fight(state: State, ctx: Context, attack: Any, defense: Any, target_attack: Any) -> tuple[bool, str]:
-    """Work out one exchange by the combat rules (changes nothing; players move the cards):
-    attack < defense → the attacker loses block; attack ≥ defense → the defender loses block;
-    attack > the defender's attack + defense → the defender is also routed (tapped).
-    Returns (True, explanation)."""
-    atk = count(attack, "attack", minimum=0)
-    d = count(defense, "defense", minimum=0)
-    t = count(target_attack, "target's attack", minimum=0)
-    loss = ctx.numbers.block_loss
-    if atk < d:
-        return True, f"攻击{atk} < 防御{d}：进攻失败，攻击者失去{loss}点阻挡"
-    text = f"攻击{atk} ≥ 防御{d}：防守失败，被攻击者失去{loss}点阻挡"
-    if atk > t + d:
-        text += f"；攻击{atk} > 对方攻击{t}+防御{d}={t + d}：被攻击者被击溃（横置）"
-    return True, text
+# ---------------------------------------------------------------------------- the board as data and text
+
+
+def operator_json(o: RidmOperator, state: State) -> dict[str, Any]:
+    t = board.covering(state, o)
+    return {
+        "id": o.id, "card": o.card, "name": o.name, "owner": state.players[o.owner].name,
+        "zone": o.zone, "side": state.players[o.side].name,
+        "attack": o.attack, "defense": o.defense, "block": o.block, "max_block": o.max_block,
+        "base_attack": o.base_attack, "base_defense": o.base_defense,
+        "routed": o.routed, "deployed_this_turn": o.deployed_turn == state.turn, "acted": o.acted_turn == state.turn,
+        "skill": None if t is None else {"skill": t.skill, "turns_left": t.left},
+    }
 
 
 def player_json(p: Player, state: State, ctx: Context) -> dict[str, Any]:
     n = ctx.numbers
+    i = state.players.index(p)
+    zone = lambda z: (lambda o: None if o is None else operator_json(o, state))(board.occupant(state, i, z))  # noqa: E731
     return {
         "sanity": p.sanity, "charges": p.charges,
+        # The covered piece shows on the operator (its "skill"); these keys stay as before the board.
         "timers": [{"operator": t.operator, "skill": t.skill, "turns_left": t.left} for t in p.timers],
         "deployments_used": p.deployments_used, "deployments_per_turn": n.active_deployments_per_turn,
         "skill_slot_charged": p.skill_slot_charges_used >= n.skill_slot_charges_per_turn,
-        "enemy_in_deploy": p.enemy_in_deploy,
+        "enemy_in_deploy": bool(board.invaders(state, i)),
+        "deploy_zone": zone(board.DEPLOY), "action_zone": zone(board.ACTION),
+        "operators": [o.id for o in operators(state) if o.owner == i],
+        "prep": list(p.prep), "prep_count": len(p.prep), "prep_taken": p.prep_taken,
+        "skill_slot": list(p.skill_slot), "skill_slot_count": len(p.skill_slot),
+        "charge_slot": p.charges,
     }
 
 
 def state_json(state: State, ctx: Context) -> dict[str, Any]:
-    return {}
+    return {"operators": [operator_json(o, state) for o in operators(state)]}
+
+
+def _operator_text(o: Mapping[str, Any], zone_owner: str) -> str:
+    bits = [f"{o['id']} {o['name']}"]
+    if o["owner"] != zone_owner:
+        bits.append(f"（{o['owner']}的干员）")
+    bits.append(f" 攻{o['attack']} 防{o['defense']} 阻挡{o['block']}/{o['max_block']}")
+    if o["routed"]:
+        bits.append(" 横置")
+    if o["deployed_this_turn"]:
+        bits.append(" 本回合部署")
+    if o["acted"]:
+        bits.append(" 已行动")
+    if o["skill"]:
+        bits.append(f" 技能：{o['skill']['skill']} {o['skill']['turns_left']}T")
+    return "".join(bits)
 
 
 def board_lines(s: dict[str, Any], ctx: Context) -> list[str]:
@@ -304,8 +595,15 @@ def board_lines(s: dict[str, Any], ctx: Context) -> list[str]:
     out = []
     for p in s["players"]:
         timers = "；".join(f"{t['operator']}·{t['skill']} {t['turns_left']}T" for t in p["timers"]) or "无"
-        invaded = " | ⚠部署区有敌方干员" if p["enemy_in_deploy"] else ""
+        invaded_ = " | ⚠部署区有敌方干员" if p["enemy_in_deploy"] else ""
         out.append(f"{_mark(p, s)} {p['name']}: 理智 {p['sanity']} | 充能 {p['charges']} | "
                    f"部署 {p['deployments_used']}/{p['deployments_per_turn']} | "
-                   f"技能槽充能 {'已用' if p['skill_slot_charged'] else '未用'} | 计时 {timers}{invaded}")
+                   f"技能槽充能 {'已用' if p['skill_slot_charged'] else '未用'} | 计时 {timers}{invaded_}")
+        for key, name in (("deploy_zone", "部署区"), ("action_zone", "行动区")):
+            o = p[key]
+            out.append(f"    {name}：" + (_operator_text(o, p["name"]) if o else "（空）"))
+        prep = "、".join(p["prep"])
+        slot = "、".join(p["skill_slot"]) or "无"
+        out.append(f"    准备区 {p['prep_count']}" + (f"（{prep}）" if prep else "")
+                   + f" | 充能槽 {p['charge_slot']} | 技能槽 {slot}")
     return out

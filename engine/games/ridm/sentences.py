@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from ...tracker.describe import Name, sentence
-from .events import SanityChanged, OperatorDeployed, ChargeAdded, ChargesSpent, SkillActivated, TimersTicked, TimerExpired, DeployZoneChanged, ActionPlayed
+from .board import ZONE_NAMES
+from .events import (SanityChanged, OperatorDeployed, ChargeAdded, ChargesSpent, SkillActivated, TimersTicked,
+                     TimerExpired, DeployZoneChanged, ActionPlayed, OperatorMoved, OperatorAttacked, BlockLost,
+                     OperatorRouted, OperatorLeft, OperatorAdjusted, PrepTaken)
+
+_STATS = {"attack": "攻击", "defense": "防御", "block": "阻挡"}
+_TO = {"prep": "准备区", "discard": "弃置区"}
 
 
 @sentence(SanityChanged)
@@ -13,12 +19,51 @@ def _sanity_changed(e: SanityChanged, n: Name) -> str:
 
 @sentence(OperatorDeployed)
 def _operator_deployed(e: OperatorDeployed, n: Name) -> str:
-    return f"{n(e.player)}部署{e.operator}"
+    if not e.piece:
+        return f"{n(e.player)}部署{e.operator}"
+    return (f"{n(e.player)}部署{e.piece} {e.operator}至{n(e.side)}的{ZONE_NAMES.get(e.zone, e.zone)}"
+            f"（攻{e.attack} 防{e.defense} 阻挡{e.block}）")
+
+
+@sentence(OperatorMoved)
+def _operator_moved(e: OperatorMoved, n: Name) -> str:
+    return f"{e.piece}移动至{n(e.side)}的{ZONE_NAMES.get(e.zone, e.zone)}"
+
+
+@sentence(OperatorAttacked)
+def _operator_attacked(e: OperatorAttacked, n: Name) -> str:
+    return f"{e.attacker}（攻{e.attack}）攻击{e.defender}（攻{e.target_attack} 防{e.defense}）"
+
+
+@sentence(BlockLost)
+def _block_lost(e: BlockLost, n: Name) -> str:
+    return f"{e.piece}失去{e.amount}点阻挡"
+
+
+@sentence(OperatorRouted)
+def _operator_routed(e: OperatorRouted, n: Name) -> str:
+    return f"{e.piece}被击溃（横置）"
+
+
+@sentence(OperatorLeft)
+def _operator_left(e: OperatorLeft, n: Name) -> str:
+    return f"{e.piece}离场，送去{_TO.get(e.to, e.to)}"
+
+
+@sentence(OperatorAdjusted)
+def _operator_adjusted(e: OperatorAdjusted, n: Name) -> str:
+    return f"{e.piece}{_STATS.get(e.stat, e.stat)}{e.delta:+d}"
+
+
+@sentence(PrepTaken)
+def _prep_taken(e: PrepTaken, n: Name) -> str:
+    return f"{n(e.player)}将{e.card}从准备区加入手牌"
 
 
 @sentence(ChargeAdded)
 def _charge_added(e: ChargeAdded, n: Name) -> str:
-    return f"{n(e.player)}充能+{e.count}" + ("（技能槽）" if e.skill_slot else "")
+    return f"{n(e.player)}充能+{e.count}" + (f"（技能槽：{e.card}）" if e.skill_slot and e.card else
+                                           "（技能槽）" if e.skill_slot else "")
 
 
 @sentence(ChargesSpent)
@@ -28,7 +73,8 @@ def _charges_spent(e: ChargesSpent, n: Name) -> str:
 
 @sentence(SkillActivated)
 def _skill_activated(e: SkillActivated, n: Name) -> str:
-    return f"{n(e.player)}：{e.operator}发动{e.skill}，持续{e.duration}T"
+    who = f"{e.piece} {e.operator}" if e.piece else e.operator
+    return f"{n(e.player)}：{who}发动{e.skill}，持续{e.duration}T"
 
 
 @sentence(TimersTicked)
@@ -38,7 +84,8 @@ def _timers_ticked(e: TimersTicked, n: Name) -> str:
 
 @sentence(TimerExpired)
 def _timer_expired(e: TimerExpired, n: Name) -> str:
-    return f"{n(e.player)}：{e.operator}·{e.skill}到期"
+    who = f"{e.piece} {e.operator}" if e.piece else e.operator
+    return f"{n(e.player)}：{who}·{e.skill}到期，技能牌送去弃置区"
 
 
 @sentence(DeployZoneChanged)

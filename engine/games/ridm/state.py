@@ -1,23 +1,51 @@
-"""ridm on the board: sanity, charges, skill timers and each turn's deployments."""
+"""ridm on the board: sanity, charges, skill timers, each turn's deployments, and the operators.
+
+Every operator on the table is a piece (``RidmOperator``) standing in one zone of the lane:
+seat 0's deploy zone, seat 0's action zone, seat 1's action zone, seat 1's deploy zone (see
+``board.py``). The reducers only write down what the events say; ``rules.py`` decides.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ...tracker import events as kev
-from ...tracker.state import Player as BasePlayer, State as BaseState, game_classes, reducer, replace, with_player as _with_player
-from .events import SanityChanged, OperatorDeployed, ChargeAdded, ChargesSpent, SkillActivated, TimersTicked, TimerExpired, DeployZoneChanged, ActionPlayed
+from ...tracker.state import (Piece, Player as BasePlayer, State as BaseState, add_piece, change_piece, game_classes,
+                              reducer, remove_piece, replace, with_player as _with_player)
+from .events import (SanityChanged, OperatorDeployed, ChargeAdded, ChargesSpent, SkillActivated, TimersTicked,
+                     TimerExpired, DeployZoneChanged, ActionPlayed, OperatorMoved, OperatorAttacked, BlockLost,
+                     OperatorRouted, OperatorLeft, OperatorAdjusted, PrepTaken)
 
 RULESET = "ridm"
 
 
 @dataclass(frozen=True, slots=True)
 class Timer:
-    """A skill in effect: ``left`` turns of its owner remain."""
+    """A skill in effect: ``left`` turns of its owner remain; ``piece`` is the operator it covers."""
 
     operator: str
     skill: str
     left: int
+    piece: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RidmOperator(Piece):
+    """An operator on the board. ``side``/``zone``: where it stands (an invader stands in the
+    opponent's zone). Current values start as the card's printed ones (``base_*``, ``max_block``);
+    ``deployed_turn``/``acted_turn`` are turn numbers, so nothing needs resetting at a turn's start."""
+
+    side: int = 0
+    zone: str = "deploy"
+    attack: int = 0
+    defense: int = 0
+    block: int = 0
+    base_attack: int = 0
+    base_defense: int = 0
+    max_block: int = 0
+    routed: bool = False
+    deployed_turn: int = 0
+    acted_turn: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +55,14 @@ class RidmPlayer(BasePlayer):
     timers: tuple[Timer, ...] = ()
     deployments_used: int = 0
     skill_slot_charges_used: int = 0
+    #: Set by hand in logs from before the board (``invade``); no rule reads it any more.
     enemy_in_deploy: bool = False
+    #: Cards the board sent to the preparation zone (withdrawn or replaced operators), by name.
+    prep: tuple[str, ...] = ()
+    #: Skill cards lying face up in the skill slot (each also one of ``charges``).
+    skill_slot: tuple[str, ...] = ()
+    #: Cards taken from the preparation zone to hand this turn.
+    prep_taken: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,12 +73,17 @@ class RidmState(BaseState):
 State = RidmState
 
 
-game_classes(RULESET, RidmState, RidmPlayer, Timer)
+game_classes(RULESET, RidmState, RidmPlayer, Timer, RidmOperator)
+
+
+def operators(s: State) -> tuple[RidmOperator, ...]:
+    return tuple(p for p in s.pieces if isinstance(p, RidmOperator))
 
 
 @reducer(kev.TurnBegan, ruleset=RULESET)
 def _turn(s: State, e: kev.TurnBegan) -> State:
-    return replace(s, players=tuple(replace(p, deployments_used=0, skill_slot_charges_used=0) for p in s.players))
+    return replace(s, players=tuple(replace(p, deployments_used=0, skill_slot_charges_used=0, prep_taken=0)
+                                    for p in s.players))
 
 
 @reducer(SanityChanged)
@@ -54,25 +94,79 @@ def _sanity(s: State, e: SanityChanged) -> State:
 @reducer(OperatorDeployed)
 def _deployed(s: State, e: OperatorDeployed) -> State:
     p = s.players[e.player]
-    return _with_player(s, e.player, deployments_used=p.deployments_used + (1 if e.active else 0))
+    s = _with_player(s, e.player, deployments_used=p.deployments_used + (1 if e.active else 0))
+    if not e.piece:  # an old log's (or a card-data-less game's) deployment: counted, no piece
+        return s
+    return add_piece(s, RidmOperator(
+        id=e.piece, owner=e.player, card=e.card, name=e.operator, side=e.side, zone=e.zone,
+        attack=e.attack, defense=e.defense, block=e.block, base_attack=e.attack, base_defense=e.defense,
+        max_block=e.block, deployed_turn=s.turn))
+
+
+@reducer(OperatorMoved)
+def _moved(s: State, e: OperatorMoved) -> State:
+    return change_piece(s, e.piece, side=e.side, zone=e.zone, acted_turn=s.turn)
+
+
+@reducer(OperatorAttacked)
+def _attacked(s: State, e: OperatorAttacked) -> State:
+    return change_piece(s, e.attacker, acted_turn=s.turn)
+
+
+@reducer(BlockLost)
+def _block_lost(s: State, e: BlockLost) -> State:
+    piece = s.piece(e.piece)
+    return change_piece(s, e.piece, block=piece.block - e.amount)
+
+
+@reducer(OperatorRouted)
+def _routed(s: State, e: OperatorRouted) -> State:
+    return change_piece(s, e.piece, routed=True)
+
+
+@reducer(OperatorLeft)
+def _left(s: State, e: OperatorLeft) -> State:
+    piece = s.piece(e.piece)
+    s = remove_piece(s, e.piece)
+    if e.to == "prep":
+        s = _with_player(s, piece.owner, prep=s.players[piece.owner].prep + (piece.name,))
+    return s
+
+
+@reducer(OperatorAdjusted)
+def _adjusted(s: State, e: OperatorAdjusted) -> State:
+    piece = s.piece(e.piece)
+    return change_piece(s, e.piece, **{e.stat: getattr(piece, e.stat) + e.delta})
+
+
+@reducer(PrepTaken)
+def _prep_taken(s: State, e: PrepTaken) -> State:
+    p = s.players[e.player]
+    prep = list(p.prep)
+    prep.remove(e.card)
+    return _with_player(s, e.player, prep=tuple(prep), prep_taken=p.prep_taken + 1)
 
 
 @reducer(ChargeAdded)
 def _charge(s: State, e: ChargeAdded) -> State:
     p = s.players[e.player]
-    return _with_player(s, e.player, charges=p.charges + e.count,
+    slot = p.skill_slot + ((e.card,) if e.skill_slot and e.card else ())
+    return _with_player(s, e.player, charges=p.charges + e.count, skill_slot=slot,
                         skill_slot_charges_used=p.skill_slot_charges_used + (1 if e.skill_slot else 0))
 
 
 @reducer(ChargesSpent)
 def _charges_spent(s: State, e: ChargesSpent) -> State:
-    return _with_player(s, e.player, charges=s.players[e.player].charges - e.count)
+    p = s.players[e.player]
+    left = p.charges - e.count
+    # Face-down cards pay first; the skill-slot cards are used up once fewer charges remain.
+    return _with_player(s, e.player, charges=left, skill_slot=p.skill_slot[:max(left, 0)])
 
 
 @reducer(SkillActivated)
 def _activated(s: State, e: SkillActivated) -> State:
     p = s.players[e.player]
-    return _with_player(s, e.player, timers=p.timers + (Timer(e.operator, e.skill, e.duration),))
+    return _with_player(s, e.player, timers=p.timers + (Timer(e.operator, e.skill, e.duration, e.piece),))
 
 
 @reducer(TimersTicked)
@@ -86,7 +180,7 @@ def _expired(s: State, e: TimerExpired) -> State:
     p = s.players[e.player]
     timers = list(p.timers)
     for i, t in enumerate(timers):
-        if t.operator == e.operator and t.skill == e.skill:
+        if t.operator == e.operator and t.skill == e.skill and (not e.piece or t.piece == e.piece):
             del timers[i]
             break
     return _with_player(s, e.player, timers=tuple(timers))
