@@ -22,12 +22,17 @@ class LifeChanged(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardsMoved(Event):
-    """``count`` cards of ``player`` went from one zone to another (deck, hand, field, netherworld, source)."""
+    """``count`` cards of ``player`` went from one counted zone to another (deck, hand, netherworld,
+    removed; ``field``, ``source`` and ``assist`` only in logs written before fighters were pieces).
+    ``face_down``: they went into the netherworld face down (annihilated); ``from_face_down``:
+    they came from its face-down cards."""
 
     player: int
     source: str
     dest: str
     count: int
+    face_down: bool = False
+    from_face_down: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -60,6 +65,101 @@ class AttackResolved(Event):
     player: int
     summary: str
     pierce_used: bool = False
+    #: The attacking and the attacked pieces (empty in logs written before fighters were pieces).
+    attacker: str = ""
+    target: str = ""
 
 
-register(DecksCounted, LifeChanged, CardsMoved, DrawFailed, DescentMade, SkillUsed, AttackResolved)
+# ---------------------------------------------------------------------------- pieces on the board
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FighterEntered(Event):
+    """A card of ``player`` entered the field as fighter ``piece`` (its printed numbers copied from
+    the card data), from zone ``source`` (hand by a descent; any zone by a card effect)."""
+
+    player: int
+    piece: str
+    card: str
+    name: str
+    rank: int
+    attack: int
+    guard: int
+    source: str
+    from_face_down: bool = False
+    stance: str = "ready"
+    #: Attacks the fighter gains by entering (one per descent, for this turn).
+    attacks: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FighterRankedUp(Event):
+    """Card ``card`` from the hand was put on fighter ``piece``: the piece now has that card's
+    numbers; the card it covered becomes one of its source cards; its assists stay."""
+
+    player: int
+    piece: str
+    card: str
+    name: str
+    rank: int
+    attack: int
+    guard: int
+    attacks: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AssistPlaced(Event):
+    """Card ``card`` from the hand was placed behind fighter ``fighter`` as assist ``piece``."""
+
+    player: int
+    piece: str
+    fighter: str
+    card: str
+    name: str
+    rank: int
+    attack_bonus: int
+    guard_bonus: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StanceChanged(Event):
+    player: int
+    piece: str
+    name: str
+    stance: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FighterWounded(Event):
+    player: int
+    piece: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GuardLowered(Event):
+    """Pierce: fighter ``piece``'s guard is ``amount`` lower for the rest of this turn."""
+
+    player: int
+    piece: str
+    name: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PieceLeft(Event):
+    """Piece ``piece`` left the field for zone ``dest`` (``face_down``: into the netherworld face
+    down). ``how`` is the game's word for it: slain, destroyed, sent, annihilated, returned,
+    removed. A fighter's source cards go to the netherworld face up with it; its assists have
+    left before it, each by its own event."""
+
+    player: int
+    piece: str
+    name: str
+    dest: str
+    how: str
+    face_down: bool = False
+
+
+register(DecksCounted, LifeChanged, CardsMoved, DrawFailed, DescentMade, SkillUsed, AttackResolved,
+         FighterEntered, FighterRankedUp, AssistPlaced, StanceChanged, FighterWounded, GuardLowered, PieceLeft)

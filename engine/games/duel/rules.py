@@ -1,10 +1,24 @@
-"""The two-player 主战者 duel at the table: life, first-turn rules, per-turn skill and descent limits.
+"""The two-player 主战者 duel at the table: the board of fighters and assists, combat, life,
+first-turn rules, per-turn skill and descent limits.
 
-Tracked counts per player: life, deck, hand, fighters on field, netherworld. Cards gained at the
-hand limit go to the netherworld instead (the rule), drawing from an empty deck loses.
+Tracked per player: life, the counts of deck, hand, netherworld (face up, and face down apart)
+and removed cards; on the field, pieces (``state.py``): fighters with their assists and source
+cards. Every card is counted somewhere, so the counts always add up to the deck size. Cards
+gained at the hand limit go to the netherworld instead, by any route; drawing from an empty deck
+loses.
 
-Decisions beyond RULES.md: a player with no deck file starts with ``deck.min_size`` cards
-minus the opening hand (the duel deck is exactly 40); life at 0 or less loses.
+Decisions beyond RULES.md (the seed is silent or loose; each is a house reading):
+- Attacks: a fighter gains one attack when it descends (a rank-up is a descent of a rank ≥ 2
+  card, so it gains one too; so does a card an effect puts on the field), for that turn only —
+  the seed: "每个回合内，每张主战者降临时，便获得一次攻击次数". A fighter that attacked and survived
+  turns to guard when its attacks run out; nothing in the rules turns a guard fighter ready again
+  (only a card effect: ``stance … ready --why``).
+- An attacked fighter fights with its assists' bonuses; then the assists die.
+- A fighter that leaves the field takes its source cards to the netherworld, face up.
+- Ranking up keeps the piece (its id, assists and wound); the new card's numbers replace the old.
+- No direct attack on a player: the seed has none (only card texts such as 迫击炮！！！'s assist).
+- A player with no deck file starts with ``deck.min_size`` cards minus the opening hand (the duel
+  deck is exactly 40); life at 0 or less loses.
 """
 
 from __future__ import annotations
@@ -17,14 +31,19 @@ from ...decks import Deck
 from ...tracker import events as kev
 from . import events as ev
 from ...tracker.core import Batch, Context, IllegalCommand, count, require_active, require_phase, signed, who
+from ...tracker.pieces import find_piece
+from ...tracker.state import next_piece_id
 from ...tracker.kit import turn_mark as _mark
 from ...tracker.kit import Commands, Param
 from . import sentences  # noqa: F401 - imported to register the game's log lines
-from .state import DuelPlayer as Player, DuelState as State
+from .board import (ATTACKS_PER_DESCENT, HOW, STANCE_NAMES, assist_ranks, assists_of, attack_of, card_numbers,
+                    cards_on_field, deck_card, fighter_count, fighter_json, fighter_line, fighters_of, gain_to_hand,
+                    guard_of, leave, own_fighter)
+from .state import GUARD, READY, STANCES, DuelPlayer as Player, DuelState as State
 
 RULESET = "duel"
 COMMANDS = Commands(RULESET)
-ZONES = ("deck", "hand", "field", "netherworld")
+ZONES = ("deck", "hand", "field", "netherworld", "removed")
 
 DRAW_SKILLS = {"draw1": "抽1张", "fill": "补满手牌"}
 
@@ -118,17 +137,12 @@ def losers(state: State, ctx: Context) -> list[tuple[int, str]]:
 def _draw(state: State, i: int, n_cards: int, ctx: Context, why: str) -> list[kev.Event]:
     """Draw one by one: at the hand limit a card goes to the netherworld; an empty deck loses."""
     batch = Batch(state)
-    limit = ctx.numbers.hand_limit
     for _ in range(n_cards):
         p = batch.state.players[i]
         if p.deck is not None and p.deck == 0:
             batch.emit(ev.DrawFailed(player=i, reason=f"{why}：牌库已空，无法抽牌"))
             break
-        if p.hand >= limit:
-            batch.emit(ev.CardsMoved(player=i, source="deck", dest="netherworld", count=1,
-                                     reason=f"{why}：手牌已达上限{limit}，改为送去幽冥（不触发送去幽冥效果）"))
-        else:
-            batch.emit(ev.CardsMoved(player=i, source="deck", dest="hand", count=1, reason=why))
+        gain_to_hand(batch, ctx, i, "deck", 1, why)
     return batch.events
 
 
@@ -190,112 +204,299 @@ def skill(state: State, ctx: Context, player: Any, kind: str) -> list[kev.Event]
         batch.emit(*_draw(batch.state, i, 1, ctx, label))
     elif kind == "sendall":
         if p.netherworld < 1 and p.hand < 1:
-            raise IllegalCommand(f"{p.name} has no hand and an empty netherworld")
+            raise IllegalCommand(f"{p.name} has no hand and no face-up card in the netherworld")
         if p.hand:
             batch.emit(ev.CardsMoved(player=i, source="hand", dest="netherworld", count=p.hand, reason=label))
-        batch.emit(ev.CardsMoved(player=i, source="netherworld", dest="hand", count=1, reason="从幽冥取回1张"))
+        gain_to_hand(batch, ctx, i, "netherworld", 1, "从幽冥取回1张")
     return batch.events
 
 
-@COMMANDS.command(Param.player(), Param.count("rank", "The card's rank (0 to {n.direct_descent_max_rank}).", 0,
-                                                     minimum=0, option=True),
-                  label="降临", labels={'rank': '阶级'}, help="Descend a rank 0–{n.direct_descent_max_rank} card as a fighter ({n.descents_per_turn} per "
-                       "turn, at most {n.max_fighters} fighters).", examples=("descend A --rank 1",))
-def descend(state: State, ctx: Context, player: Any, rank: Any = 0) -> list[kev.Event]:
-    """Put a rank 0–1 card from hand onto the field as a fighter (2 per turn, ≤ 5 fighters)."""
+# ---------------------------------------------------------------------------- fighters enter
+
+
+def _room_for_a_fighter(state: State, ctx: Context, i: int) -> None:
+    """RULES.md 2026-12: at most ``max_fighters`` per side by any route; assists do not count."""
+    limit = ctx.numbers.max_fighters
+    if fighter_count(state, i) >= limit:
+        raise IllegalCommand(f"{state.players[i].name} has {fighter_count(state, i)} fighters on the field "
+                             f"(at most {limit})")
+
+
+def _has_hand(state: State, i: int) -> None:
+    if state.players[i].hand < 1:
+        raise IllegalCommand(f"{state.players[i].name} has no card in hand")
+
+
+def _entered(state: State, i: int, card: Any, source: str, stance: str, why: str,
+             from_face_down: bool = False) -> ev.FighterEntered:
+    rank, atk, grd = card_numbers(card)
+    return ev.FighterEntered(player=i, piece=next_piece_id(state, i), card=card.id, name=card.name, rank=rank,
+                             attack=atk, guard=grd, source=source, from_face_down=from_face_down, stance=stance,
+                             attacks=ATTACKS_PER_DESCENT, reason=why)
+
+
+@COMMANDS.command(Param.player(), Param.card(help="The card from the hand (id or name, from the deck list)."),
+                  Param("guard", "flag", "Descend in guard state (sideways).", False, option=True),
+                  label="降临", labels={"guard": "守卫状态"},
+                  help="Descend a rank 0–{n.direct_descent_max_rank} card from the hand as a fighter "
+                       "({n.descents_per_turn} per turn, at most {n.max_fighters} fighters); it gains one attack "
+                       "this turn.",
+                  examples=("descend A 剑童", "descend B mortar --guard"))
+def descend(state: State, ctx: Context, player: Any, card: Any, guard: bool = False) -> list[kev.Event]:
     n = ctx.numbers
     i = who(state, player)
     require_active(state, i, "descent")
     require_phase(state, ctx, (MAIN,), "descents")
-    r = count(rank, "rank", minimum=0)
+    c = deck_card(state, ctx, i, card)
+    rank = card_numbers(c)[0]
     p = state.players[i]
-    if r > n.direct_descent_max_rank:
-        raise IllegalCommand(f"a rank {r} card cannot descend directly (rank ≤ {n.direct_descent_max_rank}); "
-                             f"rank it up onto a ready fighter of rank {r - 1} (rank_up)")
+    if rank > n.direct_descent_max_rank:
+        raise IllegalCommand(f"{c.name} is rank {rank}: it cannot descend directly (rank ≤ {n.direct_descent_max_rank}); "
+                             f"rank it up onto a ready fighter of rank {rank - 1} (rank-up)")
     if p.descents_used >= n.descents_per_turn:
         raise IllegalCommand(f"{p.name} used {p.descents_used}/{n.descents_per_turn} descents this turn")
-    if p.field >= n.max_fighters:
-        raise IllegalCommand(f"{p.name} has {p.field} fighters on the field (at most {n.max_fighters})")
-    if p.hand < 1:
-        raise IllegalCommand(f"{p.name} has no card in hand")
-    return [
-        ev.DescentMade(player=i, rank=r, reason=f"降临{p.descents_used + 1}/{n.descents_per_turn}"),
-        ev.CardsMoved(player=i, source="hand", dest="field", count=1, reason=f"阶级{r}主战者降临"),
-    ]
+    _room_for_a_fighter(state, ctx, i)
+    _has_hand(state, i)
+    stance = GUARD if guard else READY
+    return [ev.DescentMade(player=i, rank=rank, reason=f"降临{p.descents_used + 1}/{n.descents_per_turn}"),
+            _entered(state, i, c, "hand", stance, f"{c.name}（阶级{rank}）以{STANCE_NAMES[stance]}状态降临")]
 
 
-@COMMANDS.command(Param.player(), Param.count("rank", "The new card's rank.", 2, option=True),
-                  label="升阶", labels={'rank': '阶级'}, help="Rank up onto a ready fighter of one rank less (unlimited, not a descent).",
-                  examples=("rank-up A --rank 2",))
-def rank_up(state: State, ctx: Context, player: Any, rank: Any = 2) -> list[kev.Event]:
-    """Rank a card up onto a ready fighter of one rank less (unlimited; not a descent)."""
+@COMMANDS.command(Param.player(), Param.card(help="The higher-rank card from the hand."),
+                  Param.piece("fighter", "The ready fighter of one rank less it goes on.", label="主战者"),
+                  label="升阶",
+                  help="Rank up: a card from the hand onto your ready fighter of exactly one rank less. "
+                       "Unlimited, not a descent; the fighter keeps its id and assists, the covered card becomes a "
+                       "source card, and it gains one attack this turn.",
+                  examples=("rank-up A 剑灵 A1",))
+def rank_up(state: State, ctx: Context, player: Any, card: Any, fighter: Any) -> list[kev.Event]:
     i = who(state, player)
     require_active(state, i, "rank up")
     require_phase(state, ctx, (MAIN,), "ranking up")
-    r = count(rank, "rank", minimum=1)
-    p = state.players[i]
-    if p.field < 1:
-        raise IllegalCommand(f"{p.name} has no fighter to rank up onto")
-    if p.hand < 1:
-        raise IllegalCommand(f"{p.name} has no card in hand")
-    return [ev.CardsMoved(player=i, source="hand", dest="source", count=1,
-                          reason=f"升阶：阶级{r}叠放在阶级{r - 1}的战备主战者上（不消耗降临次数）")]
+    c = deck_card(state, ctx, i, card)
+    rank, atk, grd = card_numbers(c)
+    f = own_fighter(state, fighter, owner=i)
+    if rank < 1:
+        raise IllegalCommand(f"{c.name} is rank 0: there is no fighter of a rank below it to rank up onto")
+    if f.rank != rank - 1:
+        raise IllegalCommand(f"{c.name} (rank {rank}) ranks up onto a fighter of rank {rank - 1}; "
+                             f"{f.id} {f.name} is rank {f.rank}")
+    if f.stance != READY:
+        raise IllegalCommand(f"rank-up needs a ready fighter; {f.id} {f.name} is in guard state")
+    _has_hand(state, i)
+    return [ev.FighterRankedUp(player=i, piece=f.id, card=c.id, name=c.name, rank=rank, attack=atk, guard=grd,
+                               attacks=ATTACKS_PER_DESCENT,
+                               reason=f"升阶：{c.name}（阶级{rank}）叠放在{f.id} {f.name}（阶级{f.rank}）上，"
+                                      f"{f.name}成为本源牌（不消耗降临次数）")]
 
 
-@COMMANDS.command(Param.player(), Param.count("fighters", "Fighters that died.", 1),
-                  Param.count("assists", "Assist cards that died with them.", 0, minimum=0, option=True),
-                  label="主战者战死", labels={'fighters': '主战者', 'assists': '协助牌'}, help="Fighters of a player died (they and their assists go to the netherworld).",
-                  examples=("slain B --assists 1",))
-def slain(state: State, ctx: Context, player: Any, fighters: Any = 1, assists: Any = 0) -> list[kev.Event]:
-    """Fighters (and their assists) of ``player`` died: field → netherworld."""
+@COMMANDS.command(Param.player(), Param.card(help="The card from the hand that assists."),
+                  Param.piece("fighter", "Your fighter it stands behind.", label="主战者"),
+                  label="协助",
+                  help="Place a card from the hand behind your fighter as its assist: the assists' ranks together "
+                       "may not exceed the fighter's assist limit (its rank); their bonuses add to its attack and "
+                       "guard (never below 0).",
+                  examples=("assist A 盾兵 A2",))
+def assist(state: State, ctx: Context, player: Any, card: Any, fighter: Any) -> list[kev.Event]:
     i = who(state, player)
-    k = count(fighters, "fighters")
-    a = count(assists, "assists", minimum=0)
-    p = state.players[i]
-    if k > p.field:
-        raise IllegalCommand(f"{p.name} has only {p.field} fighter(s) on the field")
-    out = [ev.CardsMoved(player=i, source="field", dest="netherworld", count=k, reason=f"{k}名主战者战死")]
-    if a:
-        # Assists stack behind fighters and are not counted as fighters on the field.
-        out.append(ev.CardsMoved(player=i, source="assist", dest="netherworld", count=a,
-                                 reason=f"{a}张协助牌随主战者送去幽冥"))
-    return out
+    require_active(state, i, "assist")
+    require_phase(state, ctx, (MAIN,), "assists")
+    c = deck_card(state, ctx, i, card)
+    rank = card_numbers(c)[0]
+    f = own_fighter(state, fighter, owner=i)
+    used = assist_ranks(state, f)
+    if used + rank > f.rank:
+        raise IllegalCommand(f"{f.id} {f.name}'s assist limit is {f.rank} (its rank); its assists have ranks "
+                             f"{used} together, {c.name} (rank {rank}) would make {used + rank}")
+    _has_hand(state, i)
+    bonus_atk, bonus_grd = c.get("assist_attack") or 0, c.get("assist_guard") or 0
+    return [ev.AssistPlaced(player=i, piece=next_piece_id(state, i), fighter=f.id, card=c.id, name=c.name, rank=rank,
+                            attack_bonus=bonus_atk, guard_bonus=bonus_grd,
+                            reason=f"{c.name}协助{f.id} {f.name}（协助加成{bonus_atk:+d}/{bonus_grd:+d}，"
+                                   f"协助阶级{used + rank}/{f.rank}）")]
 
 
-@COMMANDS.command(Param.player(), Param("source", "choice", "deck, hand, field or netherworld.", choices=ZONES),
-                  Param("dest", "choice", "deck, hand, field or netherworld.", choices=ZONES),
-                  Param.count("cards", "How many.", 1), Param.why(),
-                  label="移动卡牌", labels={'source': '从', 'dest': '到', 'cards': '张数'}, help="Move cards between zones by a card effect.",
-                  examples=('move A netherworld hand 1 --why "revive"',))
-def move(state: State, ctx: Context, player: Any, source: str, dest: str, cards: Any = 1, why: str = "") -> list[kev.Event]:
-    """Move cards between counted zones by a card effect (deck, hand, field, netherworld)."""
+@COMMANDS.command(Param.piece("fighter", "Your fighter.", label="主战者"),
+                  Param("stance", "choice", "ready or guard.", choices=STANCES),
+                  Param.why(),
+                  label="切换状态", labels={"stance": "状态"},
+                  help="Turn a fighter to guard (or ready). By the rules a ready fighter with an attack left may "
+                       "turn to guard in your main phase; any other switch is a card effect: name it with --why.",
+                  examples=("stance A1 guard", 'stance A1 ready --why "某卡效果"'))
+def stance(state: State, ctx: Context, fighter: Any, stance: str, why: str = "") -> list[kev.Event]:
+    f = own_fighter(state, fighter)
+    if f.stance == stance:
+        raise IllegalCommand(f"{f.id} {f.name} is already in {stance} state")
+    why = str(why).strip()
+    if not why:
+        require_active(state, f.owner, "turning a fighter")
+        require_phase(state, ctx, (MAIN,), "turning a fighter")
+        if stance == READY:
+            raise IllegalCommand(f"the rules give no way from guard back to ready; a card effect that does it: "
+                                 f"say which with --why")
+        if f.attacks_left < 1:
+            # The seed: a ready fighter with no attack left "也不能自发变为守卫状态".
+            raise IllegalCommand(f"{f.id} {f.name} has no attack left this turn, so it cannot turn to guard "
+                                 f"of its own accord (a card effect: --why)")
+    return [ev.StanceChanged(player=f.owner, piece=f.id, name=f.name, stance=stance,
+                             reason=why or "主动转为守卫状态")]
+
+
+# ---------------------------------------------------------------------------- combat
+
+
+@COMMANDS.command(Param.piece("fighter", "Your ready fighter that attacks.", label="攻击者"),
+                  Param.piece("target", "The opponent's fighter it attacks.", label="目标"),
+                  Param("pierce", "tristate", "This attack pierces (default: if the pierce skill is pending; "
+                        "--pierce for a card's 贯穿, --pierce no to not pierce).", None, option=True, label="贯穿"),
+                  label="攻击",
+                  help="Attack with a ready fighter, resolved from the pieces' current numbers: ready vs ready the "
+                       "lower attack dies (both on a tie or less) and its player takes the difference; vs guard the "
+                       "target is wounded or slain, no damage unless piercing; a wounded target dies; every assist "
+                       "of the target dies; the attacker turns to guard when its attacks run out. Damage the first "
+                       "player deals on the first turn is {n.first_turn_battle_damage}.",
+                  examples=("attack A1 B2", "attack A3 B1 --pierce"))
+def attack(state: State, ctx: Context, fighter: Any, target: Any, pierce: bool | None = None) -> list[kev.Event]:
+    f = own_fighter(state, fighter, what="attacking fighter")
+    i = f.owner
+    require_active(state, i, "attack")
+    require_phase(state, ctx, (MAIN,), "attacks")
+    j = state.other(i)
+    me, foe = state.players[i], state.players[j]
+    if not fighters_of(state, j):
+        raise IllegalCommand(f"{foe.name} has no fighter to attack; the rules have no direct attack on a player "
+                             f"(a card effect that allows one: life {foe.name} -N --why …)")
+    t = own_fighter(state, target, what="target")
+    if t.owner == i:
+        raise IllegalCommand(f"{t.id} {t.name} is {me.name}'s own fighter; attack one of {foe.name}'s")
+    if f.stance != READY:
+        raise IllegalCommand(f"only ready fighters attack; {f.id} {f.name} is in guard state")
+    if f.attacks_left < 1:
+        raise IllegalCommand(f"{f.id} {f.name} has no attack left this turn (a fighter gains "
+                             f"{ATTACKS_PER_DESCENT} when it descends or ranks up)")
+    atk = attack_of(state, f)
+    vs_guard = t.stance == GUARD
+    value = guard_of(state, t) if vs_guard else attack_of(state, t)
+    pending = me.pierce
+    pierces = pending if pierce is None else bool(pierce)
+    out = resolve_attack(atk, value, vs_guard, pierces, t.wounded)
+    summary = f"{f.id} {f.name} → {t.id} {t.name}，{out.explanation}"
+    if pending and not pierces:
+        summary += "；本回合的贯穿未用于这次攻击，随之失效"
+    batch = Batch(state).emit(ev.AttackResolved(player=i, summary=summary, pierce_used=pending or pierces,
+                                                attacker=f.id, target=t.id, reason=f"{me.name}发起攻击"))
+    for a in assists_of(batch.state, t.id):
+        batch.emit(ev.PieceLeft(player=j, piece=a.id, name=a.name, dest="netherworld", how="slain",
+                                reason=f"{t.id} {t.name}被攻击：其协助牌全部战死"))
+    if out.target_dies:
+        leave(batch, ctx, t.id, "slain", why="被攻击的主战者战死")
+    else:
+        if out.target_wounded and not t.wounded:
+            batch.emit(ev.FighterWounded(player=j, piece=t.id, name=t.name, reason="攻击力不大于守卫力"))
+        if out.guard_drop:
+            batch.emit(ev.GuardLowered(player=j, piece=t.id, name=t.name, amount=out.guard_drop,
+                                       reason="贯穿：本回合守卫力下降攻击力的数值"))
+    if out.attacker_dies:
+        leave(batch, ctx, f.id, "slain", why="攻击的主战者战死")
+    elif batch.state.piece(f.id).attacks_left < 1:
+        batch.emit(ev.StanceChanged(player=i, piece=f.id, name=f.name, stance=GUARD,
+                                    reason="攻击次数变为0，转为守卫状态"))
+    if out.damage_to and out.damage:
+        k = i if out.damage_to == "attacker" else j
+        amount, why = first_turn_damage(state, ctx, k, out.damage)
+        batch.emit(ev.LifeChanged(player=k, delta=-amount, reason=why))
+    return batch.events
+
+
+# ---------------------------------------------------------------------------- pieces leave
+
+
+def _leaves(how: str, label: str, help: str, example: str):
+    @COMMANDS.command(Param.piece(help="The fighter or assist (A3, or its card's name)."), Param.why(),
+                      label=label, help=help, examples=(example,), name={"destroyed": "destroy",
+                                                                          "annihilated": "annihilate"}.get(how, how))
+    def command(state: State, ctx: Context, piece: Any, why: str = "") -> list[kev.Event]:
+        p = find_piece(state, piece)
+        batch = Batch(state)
+        leave(batch, ctx, p.id, how, face_down=how == "annihilated", why=str(why).strip())
+        return batch.events
+
+    return command
+
+
+slain = _leaves("slain", "主战者战死", "A fighter or assist dies (战死): to the netherworld face up, with a fighter's "
+                "assists and source cards.", "slain B2")
+destroy = _leaves("destroyed", "消灭", "A card effect destroys a fighter or assist (消灭): to the netherworld face up, "
+                  "with a fighter's assists and source cards.", 'destroy B2 --why "迫击炮！！！"')
+annihilate = _leaves("annihilated", "湮灭", "A card effect annihilates a fighter or assist (湮灭): to the netherworld "
+                     "face down (counted apart); a fighter's assists and source cards go face up.",
+                     'annihilate B2 --why "某卡效果"')
+
+
+# ---------------------------------------------------------------------------- card effects
+
+
+@COMMANDS.command(Param.player(), Param("source", "choice", "deck, hand, field, netherworld or removed.", choices=ZONES),
+                  Param("dest", "choice", "deck, hand, field, netherworld or removed.", choices=ZONES),
+                  Param.count("cards", "How many.", 1),
+                  Param.card(help="Onto the field: the card that enters as a fighter.", default=None, option=True),
+                  Param.piece(help="From the field: the piece that leaves.", default=None, option=True),
+                  Param("face_down", "flag", "The netherworld's face-down side: into it (annihilated), out of it, "
+                        "or netherworld → netherworld to turn cards face down.", False, option=True),
+                  Param("guard", "flag", "Onto the field in guard state.", False, option=True),
+                  Param.why(),
+                  label="移动卡牌", labels={'source': '从', 'dest': '到', 'cards': '张数', 'face_down': '背面朝上',
+                                          'guard': '守卫状态'},
+                  help="Move cards between zones by a card effect. Onto the field name the --card (at most "
+                       "{n.max_fighters} fighters; not a descent); off the field name the --piece; into the hand "
+                       "obeys the hand limit of {n.hand_limit}.",
+                  examples=('move A netherworld hand 1 --why "revive"', 'move A deck field --card 剑童 --why "效果"',
+                            'move B field hand --piece B2', 'move A netherworld netherworld 2 --face-down'))
+def move(state: State, ctx: Context, player: Any, source: str, dest: str, cards: Any = 1, card: Any = None,
+         piece: Any = None, face_down: bool = False, guard: bool = False, why: str = "") -> list[kev.Event]:
     i = who(state, player)
     k = count(cards, "cards")
     for z in (source, dest):
         if z not in ZONES:
             raise IllegalCommand(f"unknown zone {z!r}; zones: {', '.join(ZONES)}")
-    if source == dest:
+    if source == dest and not (source == "netherworld" and face_down):
         raise IllegalCommand(f"moving cards from {source} to {source} changes nothing")
+    if face_down and "netherworld" not in (source, dest):
+        raise IllegalCommand("--face-down is for the netherworld (annihilated cards lie there face down)")
+    if "field" in (source, dest) and k != 1:
+        raise IllegalCommand("cards enter and leave the field one by one: name each --card or --piece")
+    if card not in (None, "") and dest != "field":
+        raise IllegalCommand("--card names a card that enters the field; move … field --card …")
+    if piece not in (None, "") and source != "field":
+        raise IllegalCommand("--piece names a piece that leaves the field; move … field … --piece …")
+    why = str(why).strip() or "卡牌效果"
     p = state.players[i]
-    have = getattr(p, source)
+    batch = Batch(state)
+    if source == "field":
+        if piece in (None, ""):
+            raise IllegalCommand("which piece leaves the field? --piece A3")
+        gone = find_piece(state, piece, owner=i)
+        how = {"netherworld": "annihilated" if face_down else "sent", "removed": "removed"}.get(dest, "returned")
+        leave(batch, ctx, gone.id, how, dest=dest, face_down=face_down, why=f"{why}：{HOW[how]}")
+        return batch.events
+    if dest == "field":
+        if card in (None, ""):
+            raise IllegalCommand("which card enters the field? --card NAME")
+        _room_for_a_fighter(state, ctx, i)
+    from_face_down = face_down and source == "netherworld" and dest != "netherworld"
+    have = getattr(p, "netherworld_face_down" if from_face_down else source)
     if have is not None and have < k:
-        raise IllegalCommand(f"{p.name} has {have} card(s) in {source}")
-    why = why or "卡牌效果"
-    n = ctx.numbers
-    if dest == "field" and p.field + k > n.max_fighters:
-        # RULES.md 2026-12: at most max_fighters per side by any route, effects included.
-        raise IllegalCommand(f"{p.name} has {p.field} fighter(s); {k} more would exceed {n.max_fighters}")
-    if dest != "hand":
-        return [ev.CardsMoved(player=i, source=source, dest=dest, count=k, reason=why)]
-    # The hand limit applies to every card gained, by any route (RULES.md 2026-12).
-    room = max(n.hand_limit - p.hand, 0)
-    out = []
-    if min(k, room):
-        out.append(ev.CardsMoved(player=i, source=source, dest="hand", count=min(k, room), reason=why))
-    if k > room:
-        out.append(ev.CardsMoved(player=i, source=source, dest="netherworld", count=k - room,
-                                 reason=f"{why}：手牌已达上限{n.hand_limit}，改为送去幽冥（不触发送去幽冥效果）"))
-    return out
+        raise IllegalCommand(f"{p.name} has {have} card(s) in {source}" + (" face down" if from_face_down else ""))
+    if dest == "field":
+        c = deck_card(state, ctx, i, card)
+        stance = GUARD if guard else READY
+        return [_entered(state, i, c, source, stance, f"{why}：{c.name}以{STANCE_NAMES[stance]}状态上场（不消耗降临次数）",
+                         from_face_down)]
+    if dest == "hand":
+        gain_to_hand(batch, ctx, i, source, k, why, from_face_down)
+        return batch.events
+    return [ev.CardsMoved(player=i, source=source, dest=dest, count=k, face_down=face_down and dest == "netherworld",
+                          from_face_down=from_face_down, reason=why)]
 
 
 @COMMANDS.command(Param.player(), Param("delta", "signed", "Change, e.g. -3 or +2."), Param.why(),
@@ -307,7 +508,8 @@ def life(state: State, ctx: Context, player: Any, delta: Any, why: str = "") -> 
 
 
 @COMMANDS.command(Param.player(), Param.count("amount", "Battle damage taken.", minimum=0),
-                  label="战斗伤害", labels={'amount': '伤害'}, help="A player takes battle damage (damage the first player deals on the first turn is "
+                  label="战斗伤害", labels={'amount': '伤害'}, help="A player takes battle damage by a card effect (`attack` "
+                       "applies its own; damage the first player deals on the first turn is "
                        "{n.first_turn_battle_damage}).",
                   examples=("battle B 4",))
 def battle(state: State, ctx: Context, player: Any, amount: Any) -> list[kev.Event]:
@@ -375,60 +577,15 @@ def resolve_attack(attack: int, target: int, guard: bool = False, pierce: bool =
                          f"战备对守卫：攻击{attack} > 守卫{target}，目标战死，无战斗伤害")
 
 
-@COMMANDS.command(
-    Param.player(),
-    Param.count("attack", "The attacking fighter's attack (with its assists).", minimum=0),
-    Param.count("target", "The target's attack, or its guard with --guard.", minimum=0),
-    Param("guard", "flag", "The target is in guard state (sideways).", False, option=True),
-    Param("pierce", "tristate", "The attack pierces (default: if the pierce skill was used this turn).", None,
-          option=True),
-    Param("wounded", "flag", "The target is already wounded.", False, option=True),
-    Param.count("assists", "Assist cards behind the target (they die).", 0, minimum=0, option=True),
-    label="攻击", labels={'attack': '攻击力', 'target': '目标数值', 'guard': '目标守卫', 'pierce': '贯穿', 'wounded': '目标已受伤', 'assists': '目标协助牌'}, help="Resolve an attack by the combat table: deaths, assists and battle damage are applied.\n\n"
-         "Ready vs ready: the lower attack dies (both on a tie or less) and its player takes the difference; "
-         "vs guard: wounded or slain, no damage unless piercing. First-turn damage is "
-         "{n.first_turn_battle_damage}.",
-    examples=("attack A 5 3", "attack A 4 6 --guard --pierce --assists 1"))
-def attack(state: State, ctx: Context, player: Any, attack: Any, target: Any, guard: bool = False,
-           pierce: bool | None = None, wounded: bool = False, assists: Any = 0) -> list[kev.Event]:
-    """``player``'s fighter (attack ``attack``) attacks an enemy fighter (its attack, or its guard
-    when ``guard``); deaths, the target's assists and battle damage are applied. ``pierce``
-    defaults to the pierce skill used this turn (and uses it up)."""
-    i = who(state, player)
-    require_active(state, i, "attack")
-    require_phase(state, ctx, (MAIN,), "attacks")
-    atk = count(attack, "attack", minimum=0)
-    value = count(target, "target's guard" if guard else "target's attack", minimum=0)
-    n_assists = count(assists, "assists", minimum=0)
-    me = state.players[i]
-    j = (i + 1) % len(state.players)
-    foe = state.players[j]
-    if me.field < 1:
-        raise IllegalCommand(f"{me.name} has no fighter on the field to attack with")
-    if foe.field < 1:
-        raise IllegalCommand(f"{foe.name} has no fighter on the field to attack")
-    use_pierce = me.pierce if pierce is None else bool(pierce)
-    out = resolve_attack(atk, value, guard, use_pierce, wounded)
-    batch = Batch(state).emit(ev.AttackResolved(player=i, summary=out.explanation, pierce_used=use_pierce,
-                                                reason=f"{me.name}发起攻击"))
-    if n_assists:
-        batch.emit(ev.CardsMoved(player=j, source="assist", dest="netherworld", count=n_assists,
-                                 reason=f"{foe.name}的主战者被攻击：其{n_assists}张协助牌战死"))
-    if out.target_dies:
-        batch.emit(ev.CardsMoved(player=j, source="field", dest="netherworld", count=1, reason="被攻击的主战者战死"))
-    if out.attacker_dies:
-        batch.emit(ev.CardsMoved(player=i, source="field", dest="netherworld", count=1, reason="攻击的主战者战死"))
-    if out.damage_to:
-        k = i if out.damage_to == "attacker" else j
-        amount, why = first_turn_damage(state, ctx, k, out.damage)
-        batch.emit(ev.LifeChanged(player=k, delta=-amount, reason=why))
-    return batch.events
-
-
 def player_json(p: Player, state: State, ctx: Context) -> dict[str, Any]:
     n = ctx.numbers
+    i = state.players.index(p)
     return {
-        "life": p.life, "deck": p.deck, "hand": p.hand, "fighters": p.field, "netherworld": p.netherworld,
+        "life": p.life, "deck": p.deck, "hand": p.hand,
+        "fighters": [fighter_json(state, f) for f in fighters_of(state, i)],
+        "field_cards": cards_on_field(state, i), "netherworld": p.netherworld,
+        "netherworld_face_down": p.netherworld_face_down, "removed": p.removed,
+        "max_fighters": n.max_fighters, "hand_limit": n.hand_limit,
         "descents_used": p.descents_used, "descents_per_turn": n.descents_per_turn,
         "in_turn_skills_used": p.in_turn_skills_used, "in_turn_skills_per_turn": n.in_turn_skills_per_turn,
         "draw_skill_used": p.draw_skills_used >= n.draw_skills_per_turn, "pierce": p.pierce,
@@ -440,12 +597,18 @@ def state_json(state: State, ctx: Context) -> dict[str, Any]:
 
 
 def board_lines(s: dict[str, Any], ctx: Context) -> list[str]:
-    """The game's part of the text board, from ``status_json`` (``s``)."""
-    return [(f"{_mark(p, s)} {p['name']}: 生命 {p['life']} | 牌库 {p['deck']} 手牌 {p['hand']} 场上 {p['fighters']} "
-             f"幽冥 {p['netherworld']} | 降临 {p['descents_used']}/{p['descents_per_turn']} "
-             f"技能 {p['in_turn_skills_used']}/{p['in_turn_skills_per_turn']} "
-             f"抽牌技能 {'已用' if p['draw_skill_used'] else '未用'}" + (" 贯穿" if p["pierce"] else ""))
-            for p in s["players"]]
+    """The game's part of the text board, from ``status_json`` (``s``): each player, then their fighters."""
+    out = []
+    for p in s["players"]:
+        out.append(f"{_mark(p, s)} {p['name']}: 生命 {p['life']} | 牌库 {p['deck']} 手牌 {p['hand']}/{p['hand_limit']} "
+                   f"场上 {len(p['fighters'])}/{p['max_fighters']}名（{p['field_cards']}张） "
+                   f"幽冥 {p['netherworld']}（背面 {p['netherworld_face_down']}）"
+                   + (f" 除外 {p['removed']}" if p["removed"] else "")
+                   + f" | 降临 {p['descents_used']}/{p['descents_per_turn']} "
+                   f"技能 {p['in_turn_skills_used']}/{p['in_turn_skills_per_turn']} "
+                   f"抽牌技能 {'已用' if p['draw_skill_used'] else '未用'}" + (" 贯穿" if p["pierce"] else ""))
+        out += [f"    {fighter_line(f)}" for f in p["fighters"]]
+    return out
 
 
 #: Older stores wrote this game's setup into ``GameStarted`` itself (see ``engine.tracker.events``).

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from ...tracker.describe import Name, sentence
-from .events import DecksCounted, LifeChanged, CardsMoved, DrawFailed, DescentMade, SkillUsed, AttackResolved
+from .board import HOW, STANCE_NAMES, ZONE_NAMES
+from .events import (DecksCounted, LifeChanged, CardsMoved, DrawFailed, DescentMade, SkillUsed, AttackResolved,
+                     FighterEntered, FighterRankedUp, AssistPlaced, StanceChanged, FighterWounded, GuardLowered,
+                     PieceLeft)
+
+
+def _zone(zone: str, face_down: bool = False) -> str:
+    name = ZONE_NAMES.get(zone, zone)
+    return f"{name}（背面）" if face_down and zone == "netherworld" else name
 
 
 @sentence(LifeChanged)
@@ -13,8 +21,7 @@ def _life_changed(e: LifeChanged, n: Name) -> str:
 
 @sentence(CardsMoved)
 def _cards_moved(e: CardsMoved, n: Name) -> str:
-    zones = {"deck": "牌库", "hand": "手牌", "field": "场上", "netherworld": "幽冥", "source": "本源牌", "assist": "协助"}
-    return f"{n(e.player)}：{e.count}张 {zones.get(e.source, e.source)} → {zones.get(e.dest, e.dest)}"
+    return f"{n(e.player)}：{e.count}张 {_zone(e.source, e.from_face_down)} → {_zone(e.dest, e.face_down)}"
 
 
 @sentence(DrawFailed)
@@ -40,3 +47,39 @@ def _attack_resolved(e: AttackResolved, n: Name) -> str:
 @sentence(DecksCounted)
 def _decks_counted(e: DecksCounted, n: Name) -> str:
     return "牌库：" + "，".join(f"{n(i)}{size}张" for i, size in enumerate(e.deck_sizes))
+
+
+@sentence(FighterEntered)
+def _fighter_entered(e: FighterEntered, n: Name) -> str:
+    return (f"{n(e.player)}的{e.piece} {e.name}上场（{_zone(e.source, e.from_face_down)}→场上，阶{e.rank} "
+            f"攻{e.attack}/守{e.guard} {STANCE_NAMES.get(e.stance, e.stance)}）")
+
+
+@sentence(FighterRankedUp)
+def _ranked_up(e: FighterRankedUp, n: Name) -> str:
+    return f"{n(e.player)}的{e.piece}升阶为{e.name}（阶{e.rank} 攻{e.attack}/守{e.guard}）"
+
+
+@sentence(AssistPlaced)
+def _assist_placed(e: AssistPlaced, n: Name) -> str:
+    return f"{n(e.player)}的{e.piece} {e.name}协助{e.fighter}（{e.attack_bonus:+d}/{e.guard_bonus:+d}）"
+
+
+@sentence(StanceChanged)
+def _stance_changed(e: StanceChanged, n: Name) -> str:
+    return f"{n(e.player)}的{e.piece} {e.name}转为{STANCE_NAMES.get(e.stance, e.stance)}状态"
+
+
+@sentence(FighterWounded)
+def _wounded(e: FighterWounded, n: Name) -> str:
+    return f"{n(e.player)}的{e.piece} {e.name}受伤"
+
+
+@sentence(GuardLowered)
+def _guard_lowered(e: GuardLowered, n: Name) -> str:
+    return f"{n(e.player)}的{e.piece} {e.name}本回合守卫力-{e.amount}"
+
+
+@sentence(PieceLeft)
+def _piece_left(e: PieceLeft, n: Name) -> str:
+    return f"{n(e.player)}的{e.piece} {e.name}{HOW.get(e.how, e.how)}（→ {_zone(e.dest, e.face_down)}）"

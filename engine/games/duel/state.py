@@ -1,14 +1,24 @@
-"""duel on the board: life, the zones' card counts and each turn's used skills."""
+"""duel on the board: life, the zones' card counts, each turn's used skills, and the pieces —
+fighters (rank, printed attack/guard, stance, wound, attacks left, source cards) and the assists
+stacked behind them (each a piece with its own id, naming the fighter it assists)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ...tracker import events as kev
-from ...tracker.state import Player as BasePlayer, State as BaseState, game_classes, reducer, replace, with_player as _with_player
-from .events import DecksCounted, LifeChanged, CardsMoved, DrawFailed, DescentMade, SkillUsed, AttackResolved
+from ...tracker.state import (Piece, Player as BasePlayer, State as BaseState, add_piece, change_piece,
+                              game_classes, reducer, remove_piece, replace, with_player as _with_player)
+from .events import (DecksCounted, LifeChanged, CardsMoved, DrawFailed, DescentMade, SkillUsed, AttackResolved,
+                     FighterEntered, FighterRankedUp, AssistPlaced, StanceChanged, FighterWounded, GuardLowered,
+                     PieceLeft)
 
 RULESET = "duel"
+
+#: The two states of a fighter (战备: upright, fights with its attack; 守卫: sideways, with its guard).
+READY = "ready"
+GUARD = "guard"
+STANCES = (READY, GUARD)
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,8 +26,13 @@ class DuelPlayer(BasePlayer):
     life: int = 0
     deck: int | None = None
     hand: int = 0
+    #: Fighters counted without pieces: only logs written before fighters were pieces have any.
     field: int = 0
+    #: The netherworld's face-up cards; annihilated cards lie face down and are counted apart.
     netherworld: int = 0
+    netherworld_face_down: int = 0
+    #: Cards a card effect removed from the game (no zone of the seed; kept so every card is counted).
+    removed: int = 0
     decked_out: bool = False
     descents_used: int = 0
     draw_skills_used: int = 0
@@ -28,6 +43,33 @@ class DuelPlayer(BasePlayer):
 
 
 @dataclass(frozen=True, slots=True)
+class DuelFighter(Piece):
+    """A fighter: ``attack`` and ``guard`` are the card's printed numbers (assists and this turn's
+    pierce are added by ``engine.games.duel.board``)."""
+
+    rank: int = 0
+    attack: int = 0
+    guard: int = 0
+    stance: str = READY
+    wounded: bool = False
+    attacks_left: int = 0
+    #: Guard lost to pierce this turn.
+    guard_drop: int = 0
+    #: Card ids under it (ranked up from): in no zone while it stands.
+    sources: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DuelAssist(Piece):
+    """An assist card behind fighter ``fighter`` (a piece id), with its card's assist bonuses."""
+
+    fighter: str = ""
+    rank: int = 0
+    attack_bonus: int = 0
+    guard_bonus: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class DuelState(BaseState):
     pass
 
@@ -35,7 +77,26 @@ class DuelState(BaseState):
 State = DuelState
 
 
-game_classes(RULESET, DuelState, DuelPlayer)
+game_classes(RULESET, DuelState, DuelPlayer, DuelFighter, DuelAssist)
+
+
+#: Zones a ``CardsMoved`` counts ("source" and "assist" of older logs are in no zone).
+COUNTED_ZONES = ("deck", "hand", "field", "netherworld", "removed")
+
+
+def _zone(zone: str, face_down: bool) -> str:
+    return "netherworld_face_down" if zone == "netherworld" and face_down else zone
+
+
+def _add(s: State, player: int, zone: str, delta: int, face_down: bool = False) -> State:
+    """``player``'s count of ``zone`` changed by ``delta`` (a deck never counted stays unknown)."""
+    if zone not in COUNTED_ZONES:
+        return s
+    p = s.players[player]
+    name = _zone(zone, face_down)
+    if getattr(p, name) is None:
+        return s
+    return _with_player(s, player, **{name: getattr(p, name) + delta})
 
 
 @reducer(DecksCounted)
@@ -47,7 +108,9 @@ def _decks(s: State, e: DecksCounted) -> State:
 def _turn(s: State, e: kev.TurnBegan) -> State:
     fresh = tuple(replace(p, descents_used=0, draw_skills_used=0, in_turn_skills_used=0, in_turn_skill_kinds=(),
                           pierce=False) for p in s.players)
-    return replace(s, players=fresh)
+    # Attacks are gained within a turn and pierce lowers a guard for that turn only.
+    pieces = tuple(replace(p, attacks_left=0, guard_drop=0) if isinstance(p, DuelFighter) else p for p in s.pieces)
+    return replace(s, players=fresh, pieces=pieces)
 
 
 @reducer(LifeChanged)
@@ -55,19 +118,10 @@ def _life(s: State, e: LifeChanged) -> State:
     return _with_player(s, e.player, life=s.players[e.player].life + e.delta)
 
 
-#: Zones a duel ``CardsMoved`` counts; "source" cards (under a ranked-up fighter) are in no zone.
-COUNTED_ZONES = ("deck", "hand", "field", "netherworld")
-
-
 @reducer(CardsMoved)
 def _moved(s: State, e: CardsMoved) -> State:
-    p = s.players[e.player]
-    changes = {}
-    if e.source in COUNTED_ZONES and not (e.source == "deck" and p.deck is None):
-        changes[e.source] = getattr(p, e.source) - e.count
-    if e.dest in COUNTED_ZONES and not (e.dest == "deck" and p.deck is None):
-        changes[e.dest] = changes.get(e.dest, getattr(p, e.dest)) + e.count
-    return _with_player(s, e.player, **changes)
+    s = _add(s, e.player, e.source, -e.count, e.from_face_down)
+    return _add(s, e.player, e.dest, e.count, e.face_down)
 
 
 @reducer(DrawFailed)
@@ -92,4 +146,54 @@ def _skill(s: State, e: SkillUsed) -> State:
 @reducer(AttackResolved)
 def _attack(s: State, e: AttackResolved) -> State:
     # Pierce from the in-turn skill lasts for the next attack only.
-    return _with_player(s, e.player, pierce=False) if e.pierce_used else s
+    if e.pierce_used:
+        s = _with_player(s, e.player, pierce=False)
+    attacker = s.piece(e.attacker) if e.attacker else None
+    if attacker is not None:
+        s = change_piece(s, attacker.id, attacks_left=attacker.attacks_left - 1)
+    return s
+
+
+@reducer(FighterEntered)
+def _entered(s: State, e: FighterEntered) -> State:
+    s = _add(s, e.player, e.source, -1, e.from_face_down)
+    return add_piece(s, DuelFighter(id=e.piece, owner=e.player, card=e.card, name=e.name, rank=e.rank,
+                                    attack=e.attack, guard=e.guard, stance=e.stance, attacks_left=e.attacks))
+
+
+@reducer(FighterRankedUp)
+def _ranked_up(s: State, e: FighterRankedUp) -> State:
+    old = s.piece(e.piece)
+    s = _add(s, e.player, "hand", -1)
+    return change_piece(s, e.piece, card=e.card, name=e.name, rank=e.rank, attack=e.attack, guard=e.guard,
+                        attacks_left=e.attacks, sources=old.sources + (old.card,))
+
+
+@reducer(AssistPlaced)
+def _assist(s: State, e: AssistPlaced) -> State:
+    s = _add(s, e.player, "hand", -1)
+    return add_piece(s, DuelAssist(id=e.piece, owner=e.player, card=e.card, name=e.name, fighter=e.fighter,
+                                   rank=e.rank, attack_bonus=e.attack_bonus, guard_bonus=e.guard_bonus))
+
+
+@reducer(StanceChanged)
+def _stance(s: State, e: StanceChanged) -> State:
+    return change_piece(s, e.piece, stance=e.stance)
+
+
+@reducer(FighterWounded)
+def _wounded(s: State, e: FighterWounded) -> State:
+    return change_piece(s, e.piece, wounded=True)
+
+
+@reducer(GuardLowered)
+def _guard_lowered(s: State, e: GuardLowered) -> State:
+    return change_piece(s, e.piece, guard_drop=s.piece(e.piece).guard_drop + e.amount)
+
+
+@reducer(PieceLeft)
+def _left(s: State, e: PieceLeft) -> State:
+    piece = s.piece(e.piece)
+    s = _add(remove_piece(s, e.piece), e.player, e.dest, 1, e.face_down)
+    sources = len(piece.sources) if isinstance(piece, DuelFighter) else 0
+    return _add(s, e.player, "netherworld", sources) if sources else s
