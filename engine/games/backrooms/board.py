@@ -266,7 +266,11 @@ def equip(state: State, ctx: Context, card: Any, unit: Any) -> list[kev.Event]:
                                    "back; at {n.unit_destroyed_at_hp} HP or less a piece is destroyed.",
                   examples=("attack A3 B2", "attack 笑魇 B1"))
 def attack(state: State, ctx: Context, unit: Any, target: Any) -> list[kev.Event]:
-    a = find_piece(state, unit, owner=state.active, what=f"unit of {state.players[state.active].name}")
+    try:  # a name both sides have means the attacker's own piece
+        a = find_piece(state, unit, owner=state.active, what="unit")
+    except IllegalCommand:
+        a = find_piece(state, unit, what="unit")
+    require_active(state, a.owner, "attack")
     require_phase(state, ctx, ("battle",), "attack")
     if a.kind != UNIT:
         raise IllegalCommand(f"{a.id} {a.name} is not a unit in a unit slot; it cannot attack")
@@ -492,7 +496,8 @@ def piece_text(p: dict[str, Any]) -> str:
     """``A3 笑魇 攻3 HP2/4 承载1/2 [装备：A5 撬棍]`` (a piece of ``board_json``)."""
     parts = [p["id"], p["name"]]
     if p["kind"] == UNIT or p["max_hp"]:
-        parts += [f"攻{p['attack']}", f"HP{p['hp']}/{p['max_hp']}"]
+        # An outpost strikes back only when its card gives it an attack.
+        parts += ([f"攻{p['attack']}"] if p["kind"] != OUTPOST or p["attack"] else []) + [f"HP{p['hp']}/{p['max_hp']}"]
         if p["kind"] != OUTPOST:
             parts.append(f"承载{len(p['equipment'])}/{p['carry']}")
     if p["equipment"]:

@@ -271,16 +271,22 @@ def _stunned(s: State, e: BackroomsPieceStunned) -> State:
 
 @reducer(TurnBegan, ruleset=RULESET)
 def _new_turn(s: State, e: TurnBegan) -> State:
-    """A new turn: every unit may attack again; exploring lasted the turn that ended; a stun
-    lasts until its owner's turn has ended (one whole turn of its own without acting, even when
-    it was stunned in the opponent's turn), so the pieces of the player who just acted recover."""
+    """A new turn: every unit may attack again.
+
+    Exploring lasts until its owner's next turn begins: the seed's "本回合" is a round here
+    (回合 = both players' turns), and an explored unit "cannot be attacked" and "does not shield
+    its outpost" (RULES.md 2026-12) only mean something through the opponent's turn. A stun lasts
+    until its owner's turn has ended: a unit stunned in the opponent's turn misses its own next
+    turn, one stunned in its own turn the rest of it."""
     if not any(p.attacked or p.explored or p.stunned for p in s.pieces):
         return s
-    ended = s.other(e.player) if s.players else 0
+    ended = s.other(e.player)
 
     def fresh(p: BackroomsPiece) -> BackroomsPiece:
-        if not (p.attacked or p.explored or (p.stunned and p.owner == ended)):
+        explored = p.explored and p.owner != e.player
+        stunned = p.stunned and p.owner != ended
+        if (p.attacked, p.explored, p.stunned) == (False, explored, stunned):
             return p
-        return replace(p, attacked=False, explored=False, stunned=p.stunned and p.owner != ended)
+        return replace(p, attacked=False, explored=explored, stunned=stunned)
 
     return replace(s, pieces=tuple(fresh(p) for p in s.pieces))
