@@ -149,7 +149,8 @@ def leave(batch: Batch, piece: Piece, to: str, why: str) -> None:
     """``piece`` leaves the board; its equipment goes to the discard with it, an outpost that
     goes is destroyed (and counted)."""
     if piece.kind == OUTPOST:
-        batch.emit(ev.OutpostDestroyed(player=piece.owner, index=outpost_index(batch.state, piece), reason=why))
+        batch.emit(ev.OutpostDestroyed(player=piece.owner, index=outpost_index(batch.state, piece), piece=piece.id,
+                                       reason=why))
         return
     for item in batch.state.equipment_of(piece.id):
         batch.emit(ev.BackroomsPieceLeft(piece=item.id, to="discard", reason=f"随{piece.id} {piece.name}送入弃牌堆"))
@@ -162,7 +163,7 @@ def hurt(batch: Batch, ctx: Context, piece: Piece, amount: int, why: str) -> Non
         return
     if piece.kind == OUTPOST:
         batch.emit(ev.OutpostDamaged(player=piece.owner, index=outpost_index(batch.state, piece), amount=amount,
-                                     reason=why))
+                                     piece=piece.id, reason=why))
     else:
         batch.emit(ev.BackroomsPieceDamaged(piece=piece.id, amount=amount, reason=why))
     settle_hp(batch, ctx, piece.id)
@@ -403,7 +404,7 @@ def _heal(state: State, ctx: Context, token: Any, amount: Any, outpost: Any, why
         if p.hp + n > p.max_hp:
             why, n = f"{why}（至多回复至{p.max_hp}，原为+{n}）", p.max_hp - p.hp
     if p.kind == OUTPOST:
-        return [ev.OutpostRepaired(player=p.owner, index=outpost_index(state, p), amount=n, reason=why)]
+        return [ev.OutpostRepaired(player=p.owner, index=outpost_index(state, p), amount=n, piece=p.id, reason=why)]
     return [ev.BackroomsPieceHealed(piece=p.id, amount=n, reason=why)]
 
 

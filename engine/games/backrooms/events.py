@@ -65,6 +65,8 @@ class OutpostDamaged(Event):
     player: int
     index: int
     amount: int
+    #: The outpost piece's id (events written before outposts were pieces have none).
+    piece: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -72,12 +74,16 @@ class OutpostRepaired(Event):
     player: int
     index: int
     amount: int
+    #: The outpost piece's id (events written before outposts were pieces have none).
+    piece: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OutpostDestroyed(Event):
     player: int
     index: int
+    #: The outpost piece's id (events written before outposts were pieces have none).
+    piece: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

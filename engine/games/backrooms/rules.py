@@ -335,11 +335,11 @@ def state_json(state: State, ctx: Context) -> dict[str, Any]:
 
 def board_lines(s: dict[str, Any], ctx: Context) -> list[str]:
     """The game's part of the text board, from ``status_json`` (``s``)."""
-    out = [f"层级：{s['level']} | {s['rounds_to_cut']}回合后切出，下一层级：{s['next_level']}"]
+    out = [f"层级：{s['level']} | {s['rounds_to_cut']}回合后切出，下一层级：{s['next_level']}",
+           "公共层级牌堆（正面朝上）：" + " → ".join(s["level_pile"])]
     for p in s["players"]:
-        hp = " ".join(f"[{o['hp']}]" for o in p["outposts"]) or "（无）"
         extra = "  ⚠须放置/带入前哨" if p["must_place_outpost"] else ""
-        out.append(f"{_mark(p, s)} {p['name']}: 费用 {p['cost']} | 前哨 {hp} | 已摧毁 {p['outposts_destroyed']} | "
+        out.append(f"{_mark(p, s)} {p['name']}: 费用 {p['cost']} | 前哨已摧毁 {p['outposts_destroyed']} | "
                    f"可带入 {p['carries_left']} | 弃牌堆 {len(p['discard'])}{extra}")
         out += board.side_lines(p, ctx)
     if s.get("chain"):
