@@ -1,0 +1,161 @@
+"""ridm's board under random play (hypothesis state machine on the pure decider).
+
+After every step: at most one operator per zone (game.yaml's capacity); block never below 0; a
+routed operator never moves or attacks; sanity is lost only at a turn end, by exactly the players
+whose deploy zone holds an opposing operator; piece ids are never reused; undo restores the exact
+earlier state, and the log refolds to the state and survives the codec.
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+
+from engine.games.ridm import board
+from engine.games.ridm.events import SanityChanged
+from engine.games.ridm.state import operators
+from engine.tracker import IllegalCommand, codec
+from engine.tracker import events as kev
+from engine.tracker.state import State, apply, fold
+
+from test_board_ridm import CARDS, DECK
+from track_helpers import InlineGame
+
+PLAYERS = st.sampled_from(["A", "B"])
+OPERATOR_CARDS = [c for c in DECK if CARDS[c].type == "operator"] + ["nobody"]
+ZONES = list(board.ZONE_WORDS)
+
+
+def forward(state: State, piece_id: str) -> list[str]:
+    """The zone words one step along the lane from ``piece_id`` (most moves random play tries)."""
+    o = state.piece(piece_id)
+    if o is None:
+        return []
+    return [w for w in ZONES if board.adjacent(state, (o.side, o.zone), board.destination(state, o, w))]
+
+
+#: Command names, repeated by how often random play tries them.
+NAMES = (["next"] * 3 + ["undo"] * 2 + ["deploy"] * 5 + ["move"] * 8 + ["fight"] * 7 + ["withdraw", "replace"] * 2
+         + ["buff", "charge", "charge_skill", "activate", "end_skill", "take", "sanity"])
+
+
+def draw_command(data, state: State) -> tuple[str, dict]:
+    """A command with arguments drawn from what is on the board now (and some that do not fit)."""
+    draw = lambda options: data.draw(st.sampled_from(options))  # noqa: E731
+    ids = [p.id for p in state.pieces] + ["A9"]
+    mine = [p.id for p in state.pieces if p.owner == state.active] or ids
+    theirs = [p.id for p in state.pieces if p.owner != state.active] or ids
+    active = state.players[state.active].name
+    player = lambda: draw([active, active, active, "A", "B"])  # noqa: E731
+    # Outside the action phase little but next is legal; in it, the board is played.
+    name = draw(NAMES if state.phase == "main" else ["next"] * 4 + NAMES)
+    args = {
+        "deploy": lambda: {"player": player(), "operator": draw(OPERATOR_CARDS), "by_effect": draw([False, False, True]),
+                           "zone": draw(["deploy", "deploy", "action"])},
+        "move": lambda: {"operator": (o := draw(mine)), "zone": draw(ZONES + forward(state, o) * 4)},
+        "fight": lambda: {"attacker": draw(mine), "defender": draw(theirs + ids[:1])},
+        "withdraw": lambda: {"operator": draw(mine)},
+        "replace": lambda: {"operator": draw(mine), "card": draw(OPERATOR_CARDS)},
+        "buff": lambda: {"operator": draw(ids), "stat": draw(["attack", "defense", "block"]), "delta": draw([-3, -1, 1, 2])},
+        "charge": lambda: {"player": player()},
+        "charge_skill": lambda: {"player": player(), "skill": draw(["blade-s", "wall-s"])},
+        "activate": lambda: {"player": player(), "skill": draw(["blade-s", "wall-s"])},
+        "end_skill": lambda: {"player": player(), "skill": draw(["斩击", "坚壁"])},
+        "take": lambda: {"player": player(), "card": draw(["剑士", "铁壁", "玻璃"])},
+        "sanity": lambda: {"player": player(), "delta": draw([-1, 1])},
+    }.get(name, dict)()
+    return name, args
+
+
+def turn_end_losses(before, events) -> tuple[set[int], set[int]]:
+    """(players who should lose sanity, players who did) over a ``next`` leaving the end phase:
+    the board just before the next turn begins decides."""
+    state, expected, lost = before, set(), set()
+    for e in events:
+        if isinstance(e, (kev.TurnBegan, kev.GameEnded)):
+            break
+        if isinstance(e, SanityChanged):
+            lost.add(e.player)
+        state = apply(state, e)
+    expected = {i for i in range(len(state.players)) if board.invaders(state, i)}
+    return expected, lost
+
+
+class RidmBoardMachine(RuleBasedStateMachine):
+    def __init__(self):
+        super().__init__()
+        self.g = InlineGame("ridm", decks={"A": DECK, "B": DECK}, cards=CARDS)
+        self.done = [self.g.state]
+        self.cap = {z: board.capacity(self.g.ctx, z) for z in (board.DEPLOY, board.ACTION)}
+
+    @rule(command=st.data())
+    def act(self, command):
+        before = self.g.state
+        name, args = draw_command(command, before)
+        if name == "undo":
+            return self.undo()
+        if before.over:
+            return
+        try:
+            events = self.g.do(name, **args)
+        except IllegalCommand:
+            assert self.g.state == before, "a refused command changed the state"
+            return
+        after = self.g.state
+        # A routed operator neither moved nor attacked.
+        for o in operators(before):
+            if o.routed:
+                now = after.piece(o.id)
+                assert now is None or (now.acted_turn, now.side, now.zone) == (o.acted_turn, o.side, o.zone), \
+                    f"routed {o.id} acted"
+        # Sanity is lost from the board only: at a turn end, by exactly the invaded players.
+        if name == "next" and before.phase == self.g.ctx.defn.phases[-1].id:
+            expected, lost = turn_end_losses(before, events)
+            assert lost == expected, f"turn-end sanity loss {lost}, board says {expected}"
+        elif name != "sanity":
+            assert not [e for e in events if isinstance(e, SanityChanged)], f"{name} changed sanity"
+        # Piece ids are never reused (by the game in effect: an undone piece's id comes back).
+        new = {p.id for p in after.pieces} - {p.id for p in before.pieces}
+        earlier = {p.id for s in self.done for p in s.pieces}
+        assert not new & earlier, f"piece id reused: {new & earlier}"
+        self.done.append(after)
+
+    def undo(self):
+        if len(self.done) == 1:
+            return
+        self.g.undo()
+        self.done.pop()
+        assert self.g.state == self.done[-1], "undo did not restore the exact earlier state"
+
+    @invariant()
+    def board_limits_hold(self):
+        s = self.g.state
+        for side in range(len(s.players)):
+            for zone, cap in self.cap.items():
+                assert cap is None or len(board.standing(s, side, zone)) <= cap
+        for o in operators(s):
+            assert o.block >= 0 and o.attack >= 0 and o.defense >= 0
+            assert o.routed or o.block > 0, f"{o.id} at block 0 but not routed"
+        for p in s.players:
+            assert p.deployments_used <= self.g.ctx.numbers.active_deployments_per_turn
+            assert p.charges >= 0 and len(p.skill_slot) <= p.charges
+            assert all(t.left > 0 for t in p.timers) or s.phase != self.g.ctx.defn.phases[0].id
+            for t in p.timers:
+                assert not t.piece or s.piece(t.piece) is not None, "a skill outlived its operator"
+
+    @invariant()
+    def the_log_refolds_and_survives_the_codec(self):
+        self.steps = getattr(self, "steps", 0) + 1
+        if self.steps % 8:  # a whole refold per step would make the run quadratic
+            return
+        assert fold(self.g.events) == self.g.state
+        text = codec.canonical(codec.encode(self.g.state))
+        assert codec.decode(json.loads(text), State) == self.g.state
+
+
+TestRidmBoard = RidmBoardMachine.TestCase
+TestRidmBoard.settings = settings(max_examples=30, stateful_step_count=120, deadline=None,
+                                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
