@@ -13,20 +13,23 @@ Example::
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 import math
+import os
 import re
+import secrets
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import AfterValidator, Field, ValidationError, model_validator
-
 from .errors import DataError, Location, Problem
 from .games import numbers_models
-from .model import Model
+from .model import CHECKED_RECORDS, AfterValidator, Field, Model, NotChecked, ValidationError, model_validator
 from .limits import MAX_CARD_MM, MIN_CARD_MM
 from .paths import resolve_game_dir
-from .yamlio import line_of, load_yaml
+from .yamlio import line_of, parse_yaml, read_text
 
 
 #: A name that becomes part of an output path (``dist/<game id>``, ``back-<name>.png``): letters
@@ -302,6 +305,8 @@ def _pydantic_problems(exc: ValidationError, raw: Any, path: Path) -> list[Probl
 
 def parse_game(raw: Any, path: Path) -> GameDefinition:
     """Validate a parsed ``game.yaml`` mapping; raise ``DataError`` listing every problem."""
+    if CHECKED_RECORDS:
+        raise NotChecked(f"{path} needs validating")
     if not isinstance(raw, dict):
         raise DataError(Problem("game.yaml must be a mapping", Location(path, 1)))
     try:
@@ -314,7 +319,9 @@ def parse_game(raw: Any, path: Path) -> GameDefinition:
 @cache
 def _load_cached(folder: Path, mtime_ns: int) -> GameDefinition:
     path = folder / "game.yaml"
-    return parse_game(load_yaml(path), path)
+    if CHECKED_RECORDS:  # only ``read_checked`` gives definitions in such a process
+        raise NotChecked(f"{path} needs validating")
+    return parse_game(parse_yaml(read_text(path, "YAML file"), path), path)
 
 
 def load_game(game: str | Path) -> GameDefinition:
@@ -324,3 +331,171 @@ def load_game(game: str | Path) -> GameDefinition:
     """
     folder = resolve_game_dir(game)
     return _load_cached(folder, (folder / "game.yaml").stat().st_mtime_ns)
+
+
+# ---------------------------------------------------------------------------- the checked cache
+#
+# A definition validated once is kept as data (tagged JSON, never pickle: the cache folder is
+# the user's, so its files are untrusted input), so a ``cardpress track`` command can rebuild it
+# as checked records without pydantic (``engine.model``). A cached file is used only when
+#
+# - its name and its recorded key are the key of *this* text under *this* code: a sha256 of the
+#   ``game.yaml`` text, the checked form's version and the source of every module that decides
+#   what a valid definition is (this one, ``model.py``, each game's ``numbers.py``), so an edited
+#   game.yaml or an upgraded cardpress never reads an old cache;
+# - its seal, an HMAC-SHA256 under this machine's key (the one that seals replay snapshots),
+#   matches: a file written by hand or copied from elsewhere is not accepted;
+# - it decodes, field by field, into the record classes the schema modules declare.
+# Otherwise the command runs the full path, which validates (reporting a bad game.yaml exactly
+# as always) and writes a fresh cache.
+
+#: The shape of the checked form; bumped when ``_checked``/``_record`` change.
+CHECKED_VERSION = 1
+#: A designer editing game.yaml leaves one small file per version; older ones beyond this go.
+CHECKED_KEEP = 64
+_ENGINE = Path(__file__).resolve().parent
+
+
+@cache
+def _schema_fingerprint() -> str | None:
+    """sha256 of the code that decides what a valid definition is (None: sources unreadable)."""
+    digest = hashlib.sha256(f"checked-{CHECKED_VERSION}".encode())
+    files = [_ENGINE / "model.py", _ENGINE / "definitions.py",
+             *sorted((_ENGINE / "games").glob("*/numbers.py"))]
+    try:
+        for file in files:
+            digest.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def checked_key(text: str) -> str | None:
+    """The cache key of a ``game.yaml`` text under this code (None: no cache can be trusted)."""
+    schema = _schema_fingerprint()
+    if schema is None:
+        return None
+    return hashlib.sha256(f"{schema}\0".encode() + text.encode("utf-8")).hexdigest()
+
+
+class _Uncacheable(Exception):
+    """A value the checked form has no tag for (the definition is then simply not cached)."""
+
+
+def _checked(value: Any) -> Any:
+    """A validated model as tagged JSON data: ``["m", class, fields]``, ``["t", items]`` (tuple),
+    ``["l", items]``, ``["d", mapping]``; scalars as they are."""
+    if isinstance(value, Model):
+        cls = type(value)
+        fields = {name: _checked(getattr(value, name)) for name, info in cls.model_fields.items()
+                  if not getattr(info, "exclude", False)}
+        return ["m", f"{cls.__module__}.{cls.__qualname__}", fields]
+    if isinstance(value, (tuple, list)):
+        return ["t" if isinstance(value, tuple) else "l", [_checked(v) for v in value]]
+    if isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            raise _Uncacheable("a mapping with keys that are not text")
+        return ["d", {k: _checked(v) for k, v in value.items()}]
+    if value is None or isinstance(value, (bool, int, str)) or (isinstance(value, float) and math.isfinite(value)):
+        return value
+    raise _Uncacheable(type(value).__name__)
+
+
+class BadChecked(Exception):
+    """A cached definition that does not decode into the record classes (it is ignored)."""
+
+
+def _record(value: Any) -> Any:
+    """The inverse of ``_checked``, in a checked-records process: only registered record classes."""
+    from .model import RECORDS
+
+    if isinstance(value, list):
+        if len(value) == 3 and value[0] == "m" and isinstance(value[2], dict):
+            cls = RECORDS.get(value[1]) if isinstance(value[1], str) else None
+            if cls is None:
+                raise BadChecked(f"unknown record {value[1]!r}")
+            try:
+                return cls(**{k: _record(v) for k, v in value[2].items()})
+            except TypeError as exc:
+                raise BadChecked(str(exc)) from None
+        if len(value) == 2 and value[0] in ("t", "l") and isinstance(value[1], list):
+            items = [_record(v) for v in value[1]]
+            return tuple(items) if value[0] == "t" else items
+        if len(value) == 2 and value[0] == "d" and isinstance(value[1], dict):
+            return {k: _record(v) for k, v in value[1].items()}
+        raise BadChecked("an untagged list")
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise BadChecked(f"an untagged {type(value).__name__}")
+
+
+def _seal(body: str, seal_key: bytes) -> str:
+    return hmac.new(seal_key, body.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def write_checked(defn: GameDefinition, text: str, folder: Path, seal_key: bytes | None) -> Path | None:
+    """Keep ``defn`` (validated from ``text``) in the cache ``folder``; best effort: a cache
+    that cannot be written only means the next command validates again. Returns the file."""
+    key = checked_key(text)
+    if key is None or seal_key is None or CHECKED_RECORDS:
+        return None
+    target = folder / f"{key}.json"
+    if target.is_file():
+        return target
+    try:
+        body = json.dumps({"key": key, "definition": _checked(defn)}, ensure_ascii=False, sort_keys=True,
+                          separators=(",", ":"))
+    except _Uncacheable:
+        return None
+    data = json.dumps({"seal": _seal(body, seal_key), "body": body}, ensure_ascii=False)
+    tmp = folder / f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(data, encoding="utf-8")
+        os.replace(tmp, target)
+        _prune(folder)
+    except OSError:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        return None
+    return target
+
+
+def _prune(folder: Path) -> None:
+    files = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+    for old in files[CHECKED_KEEP:]:
+        old.unlink(missing_ok=True)
+
+
+#: A cached file larger than this is not a definition of ours.
+_CHECKED_MAX_BYTES = 4 * 1024 * 1024
+
+
+def read_checked(text: str, path: Path, folder: Path, seal_key: bytes | None) -> GameDefinition:
+    """The definition validated earlier from ``text`` (``path`` is its ``game.yaml``: the
+    definition's folder), as checked records. Raises ``NotChecked`` when there is no cache
+    entry that passes every check (see above); nothing is validated here."""
+    key = checked_key(text)
+    if key is None or seal_key is None:
+        raise NotChecked("no cache can be trusted here")
+    try:
+        with open(folder / f"{key}.json", "rb") as fh:
+            raw = fh.read(_CHECKED_MAX_BYTES + 1)
+        if len(raw) > _CHECKED_MAX_BYTES:
+            raise NotChecked("cache file too large")
+        outer = json.loads(raw.decode("utf-8"))
+        body = outer["body"]
+        if not (isinstance(body, str) and isinstance(outer["seal"], str)
+                and hmac.compare_digest(outer["seal"], _seal(body, seal_key))):
+            raise NotChecked("cache seal does not match")
+        inner = json.loads(body)
+        if inner["key"] != key:
+            raise NotChecked("cache of another text")
+        defn = _record(inner["definition"])
+    except (OSError, ValueError, KeyError, TypeError, BadChecked) as exc:
+        raise NotChecked(f"no usable cache ({type(exc).__name__})") from None
+    if type(defn).__name__ != "GameDefinition" or not isinstance(defn, GameDefinition):
+        raise NotChecked("cache holds something else")
+    return defn.model_copy(update={"folder": path.parent})

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import inspect
 import json
-import os
-import sqlite3
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,13 +24,11 @@ from engine.tracker import LiveGame, Store
 from engine.live.script import complete, parse_line
 from engine.tracker.core import commands_of
 from engine.tracker.kit import CommandSpec, Param, declared_commands, fill, shipped_numbers
-from engine.tracker.session import (FIRST_RANDOM, GAME_ENV, activity_time, import_game, intact_export, parse_log,
-                                    pick_game)
-from engine.tracker.store import UnknownGame
-from engine.tracker.view import live_status, log_lines
+from engine.tracker.session import FIRST_RANDOM, GAME_ENV, activity_time, import_game, intact_export, parse_log
 
 from .atomic import atomic_write, reason_of
-from .track_view import board, log_text, outcome_lines
+from .track_view import (Failed, board, command_lines, default_db, log_json_text, log_text, open_live, opened_store,
+                         outcome_lines, run_declared, status_json_text)
 
 app = typer.Typer(
     help="Track a live game at the table: turns, phases, resources, reminders, undo and a log that never loses a game.",
@@ -44,12 +40,6 @@ chain_app = typer.Typer(help="backrooms: the effect chain (push a link, negate o
 app.add_typer(chain_app, name="chain", rich_help_panel="backrooms")
 
 GAMES, TURN, BACKROOMS, DUEL, RIDM = "Games", "Turn", "backrooms", "duel", "ridm"
-
-
-def default_db() -> Path:
-    from engine.paths import user_data_dir
-
-    return user_data_dir() / "games.sqlite"
 
 
 Db = Annotated[Optional[Path], typer.Option("--db", envvar="CARDPRESS_DB", help="Event store file (default: user data dir).")]
@@ -70,33 +60,14 @@ def _fail(message: str) -> None:
 @contextmanager
 def _store(db: Path | None) -> Iterator[Store]:
     try:
-        if db is None:
-            db = default_db()
-            # Only our own default folder is created; a --db in a missing folder is a typo to report.
-            db.parent.mkdir(parents=True, exist_ok=True)
-        with Store(db) as store:
+        with opened_store(db) as store:
             yield store
-    except CardpressError as exc:
+    except Failed as exc:
         _fail(str(exc))
-    except sqlite3.Error as exc:   # anything the store did not already name
-        _fail(f"{db}: {exc}")
 
 
 def _live(store: Store, game: str | None) -> LiveGame:
-    try:
-        live = LiveGame(store, pick_game(store, game))
-    except UnknownGame as exc:
-        if game and os.environ.get(GAME_ENV) == game:   # a stale variable, or another store's game
-            raise UnknownGame(f"{exc} ({GAME_ENV}={game} is set in this terminal)") from None
-        raise
-    if game is None and len(store.game_ids()) > 1:
-        # Chosen because it is the only one in progress: say which, so a table whose own game
-        # just ended sees at once that this command went to another table's game.
-        typer.secho(f"→ game {live.id} (the only game in progress in this store; --game or {GAME_ENV} picks "
-                    f"another)", err=True)
-    if live.definition_note:
-        typer.secho(live.definition_note, err=True)
-    return live
+    return open_live(store, game, lambda text: typer.secho(text, err=True))
 
 
 def _use_line(game_id: str) -> str:
@@ -193,9 +164,7 @@ def status(db: Db = None, game: GameId = None, as_json: AsJson = False) -> None:
     with _store(db) as store:
         live = _live(store, game)
         if as_json:
-            data = live_status(live)
-            data["stored_definition"] = live.definition_note or None
-            typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+            typer.echo(status_json_text(live))
         else:
             typer.echo(board(live))
 
@@ -210,9 +179,7 @@ def log(db: Db = None, game: GameId = None, tail: Annotated[int, typer.Option(he
     with _store(db) as store:
         live = _live(store, game)
         if as_json:
-            lines = log_lines(live)[-tail:] if tail else log_lines(live)
-            typer.echo(json.dumps([{"seq": l.seq, "title": l.title, "lines": list(l.lines), "in_effect": l.in_effect}
-                                   for l in lines], ensure_ascii=False, indent=2))
+            typer.echo(log_json_text(live, tail))
         else:
             typer.echo(log_text(live, tail or None))
 
@@ -327,15 +294,9 @@ def _run_declared(spec: CommandSpec, db: Path | None, game: str | None, op_id: s
                   given: dict[str, Any]) -> None:
     raw = {k: v for k, v in given.items() if v is not None}
     with _store(db) as store:
-        live = _live(store, game)
-        args = spec.parse_args(raw)
-        if spec.query:
-            ok, text = live.query(spec.name, **args)
-            typer.echo(text)
-            if not ok:
-                raise typer.Exit(1)
-            return
-        _echo_outcome(live, live.do(spec.name, op_id=op_id, **args))
+        code = run_declared(_live(store, game), spec, raw, op_id, typer.echo)
+    if code:
+        raise typer.Exit(code)
 
 
 def _declared_command(spec: CommandSpec, numbers: dict[str, Any]) -> Callable[..., None]:
@@ -377,14 +338,6 @@ def _register_declared() -> None:
             target, word = (groups[spec.words[0]], spec.words[1]) if len(spec.words) == 2 else (app, spec.words[0])
             target.command(word, rich_help_panel=None if target is not app else PANELS.get(ruleset, ruleset),
                            context_settings=_COMMAND_SETTINGS)(fn)
-
-
-def _echo_outcome(live: LiveGame, outcome) -> None:
-    for line in outcome_lines(live, outcome):
-        typer.echo(line)
-    if live.state.over:
-        s = live_status(live)
-        typer.echo(f"对局结束：{s['winner'] + '获胜' if s['winner'] else '平局'}（{s['end_reason']}）")
 
 
 # ---------------------------------------------------------------------------- play

@@ -27,10 +27,11 @@ from typing import Any, Callable, Iterator
 
 from ..cards import Card
 from ..decks import Deck
-from ..definitions import GameDefinition, load_game, parse_game
+from ..definitions import GameDefinition, parse_game, read_checked, write_checked
 from ..errors import DataError, Location, Problem
 from ..limits import MAX_TEXT_FILE_BYTES, MAX_TRACK_LOG_DEPTH
-from ..paths import card_data_root, resolve_game_dir
+from ..model import CHECKED_RECORDS
+from ..paths import card_data_root, resolve_game_dir, user_data_dir
 from ..yamlio import parse_yaml, read_text
 from . import codec
 from . import events as ev
@@ -119,6 +120,30 @@ def _is_folder_ref(ref: str) -> bool:
     return Path(ref).is_absolute()
 
 
+def checked_folder() -> Path:
+    """Where validated definitions are kept for fast commands (``engine.definitions.read_checked``)."""
+    return user_data_dir() / "definitions"
+
+
+def validated(text: str, path: Path) -> GameDefinition:
+    """The definition ``text`` (the ``game.yaml`` at ``path``) says: validated, and kept in the
+    checked cache so the next command can skip pydantic; in a fast-path process, read from that
+    cache (``NotChecked`` when it is not there: the command then re-runs on the full path)."""
+    from .replay import seal_key
+
+    if CHECKED_RECORDS:
+        return read_checked(text, path, checked_folder(), seal_key())
+    defn = parse_game(parse_yaml(text, path), path)
+    write_checked(defn, text, checked_folder(), seal_key())
+    return defn
+
+
+def load_game(game: str | Path) -> GameDefinition:
+    """``engine.definitions.load_game`` for the tracker (same errors), through the checked cache."""
+    path = resolve_game_dir(game) / "game.yaml"
+    return validated(read_text(path, "YAML file"), path)
+
+
 def definition_of(row: GameRow) -> tuple[GameDefinition, str]:
     """The definition a stored game is played under, and why it is the stored copy: "" (it is
     not), "gone", "unreadable" or "changed" (``STORED_WHY``).
@@ -140,7 +165,7 @@ def definition_of(row: GameRow) -> tuple[GameDefinition, str]:
     why = ("gone" if now_text is None and not path.exists() else "unreadable" if now_text is None
            else "changed")
     try:
-        defn = parse_game(parse_yaml(row.definition, path), path)
+        defn = validated(row.definition, path)
     except DataError as exc:
         raise StoredDefinition(f"game {row.id}: the game.yaml stored when it started no longer reads as a game "
                                f"definition ({'; '.join(p.message for p in exc.problems)})") from None
@@ -154,7 +179,7 @@ def _folder_definition(game: str | Path) -> tuple[GameDefinition, str | None]:
         return load_game(game), None
     path = folder / "game.yaml"
     text = read_text(path, "game definition")
-    return parse_game(parse_yaml(text, path), path), text
+    return validated(text, path), text
 
 
 def game_ref(defn: GameDefinition) -> str:
@@ -214,9 +239,11 @@ class Outcome:
 
 
 #: Write a snapshot (a cache of the replayed state) every this many log entries, so resuming a
-#: long game replays at most this many entries (measured: ~20 µs per event to decode and fold).
+#: long game replays at most this many entries. Every ``cardpress track`` command is a resume,
+#: so this is small: replaying ~0.1 ms per entry against a snapshot of a few ms every 50
+#: commands (500 made a command of a 600-entry game replay 100 entries, ~20 ms of its 150 ms).
 #: ``CARDPRESS_SNAPSHOT_EVERY`` lowers it (the crash test kills processes mid-snapshot).
-DEFAULT_SNAPSHOT_EVERY = 500
+DEFAULT_SNAPSHOT_EVERY = 50
 
 
 def _snapshot_every() -> int:
