@@ -241,6 +241,18 @@ def test_items_are_used_or_stay_as_their_text_says_and_effects_lie_face_down_for
     assert [p["id"] for p in status(g)["players"][0]["specials"]] == ["A2", "A3", "A4"]
 
 
+def test_an_effect_from_the_hand_answers_in_the_opponents_turn_but_is_laid_face_down_only_in_ones_own():
+    g = game()
+    g.next_to(1, "battle")
+    out = g.do("summon", card="trick", player="B")
+    assert [type(e).__name__ for e in out] == ["CostSpent", "BackroomsCardPlayed"]
+    assert g.state.players[1].cost == 2 and g.state.players[1].discard == ("trick",)
+    with pytest.raises(IllegalCommand, match="it is A's turn, not B's"):
+        g.do("summon", card="trick", player="B", special=True)
+    with pytest.raises(IllegalCommand, match="it is A's turn, not B's"):
+        g.do("summon", card="water", player="B")
+
+
 # ---------------------------------------------------------------------------- equip
 
 

@@ -33,6 +33,9 @@ UNIT_TYPES = ("entity", "character")
 SPECIAL_TYPES = ("item", "effect")
 EQUIPMENT_TYPES = ("equipment",)
 OUTPOST_TYPES = ("outpost",)
+#: Effects used from the hand answer the opponent too ("对方单位发动攻击时才能使用"): the chain
+#: orders them, so they are not bound to their owner's main phase.
+RESPONSE_TYPES = ("effect",)
 #: Effects may be laid face down in a special slot for free and paid when turned up (effects.yaml).
 FACE_DOWN_FREE_TYPES = ("effect",)
 #: The card data marks a human with this race (characters.yaml: "只有人类能【探索】"). A unit
@@ -193,9 +196,10 @@ def settle_hp(batch: Batch, ctx: Context, piece_id: str) -> None:
 def summon(state: State, ctx: Context, card: Any, player: Any = None, slot: Any = None,
            special: bool = False) -> list[kev.Event]:
     i = state.active if player in (None, "") else who(state, player)
-    require_active(state, i, "summon")
-    require_phase(state, ctx, ("main",), "summon")
     c = find_card(state, ctx, i, card, types=UNIT_TYPES + SPECIAL_TYPES + EQUIPMENT_TYPES)
+    if not (c.type in RESPONSE_TYPES and not special):
+        require_active(state, i, "summon")
+        require_phase(state, ctx, ("main",), "summon")
     if c.type in EQUIPMENT_TYPES:
         raise IllegalCommand(f"{c.name} is equipment: put it on a unit with equip {c.id} UNIT")
     check_copies(state, i, c)
@@ -301,9 +305,9 @@ def attack(state: State, ctx: Context, unit: Any, target: Any) -> list[kev.Event
 
 
 @COMMANDS.command(Param.piece("unit", help="Your human unit (A3 or its name).", label="单位"),
-                  label="探索", help="A human unit explores (main phase of your turn): this turn it cannot attack, use "
-                                   "effects, be attacked or targeted; at the end of the turn you may search the deck "
-                                   "for one item or equipment.",
+                  label="探索", help="A human unit explores (main phase of your turn): until your next turn it cannot attack, "
+                                   "use effects, be attacked or targeted, nor shield its outpost; at the end of the "
+                                   "turn you may search the deck for one item or equipment.",
                   examples=("explore A3",))
 def explore(state: State, ctx: Context, unit: Any) -> list[kev.Event]:
     u = find_piece(state, unit, what="unit")
@@ -317,7 +321,8 @@ def explore(state: State, ctx: Context, unit: Any) -> list[kev.Event]:
     may_act(u, "explore")
     if u.attacked:
         raise IllegalCommand(f"{u.id} {u.name} has attacked this turn; it cannot explore as well")
-    return [ev.BackroomsUnitExplored(piece=u.id, reason="本轮不可攻击、发动效果、被攻击或被选中；轮结束时可检索1张道具或装备")]
+    return [ev.BackroomsUnitExplored(piece=u.id, reason="至己方下一轮开始前不可攻击、发动效果、被攻击或被选中，"
+                                                        "也不为前哨站抵挡；本轮结束时可检索1张道具或装备")]
 
 
 @COMMANDS.command(Param.piece(), Param.why(), label="眩晕",
