@@ -349,8 +349,11 @@ def load_game(game: str | Path) -> GameDefinition:
 # Otherwise the command runs the full path, which validates (reporting a bad game.yaml exactly
 # as always) and writes a fresh cache.
 
+#: The record classes a checked form may name (``engine.model``; empty with pydantic models).
+_RECORDS: dict[str, type] = getattr(__import__("engine.model", fromlist=["RECORDS"]), "RECORDS", {})
+
 #: The shape of the checked form; bumped when ``_checked``/``_record`` change.
-CHECKED_VERSION = 1
+CHECKED_VERSION = 2
 #: A designer editing game.yaml leaves one small file per version; older ones beyond this go.
 CHECKED_KEEP = 64
 _ENGINE = Path(__file__).resolve().parent
@@ -407,11 +410,9 @@ class BadChecked(Exception):
 
 def _record(value: Any) -> Any:
     """The inverse of ``_checked``, in a checked-records process: only registered record classes."""
-    from .model import RECORDS
-
     if isinstance(value, list):
         if len(value) == 3 and value[0] == "m" and isinstance(value[2], dict):
-            cls = RECORDS.get(value[1]) if isinstance(value[1], str) else None
+            cls = _RECORDS.get(value[1]) if isinstance(value[1], str) else None
             if cls is None:
                 raise BadChecked(f"unknown record {value[1]!r}")
             try:
@@ -443,8 +444,8 @@ def write_checked(defn: GameDefinition, text: str, folder: Path, seal_key: bytes
     if target.is_file():
         return target
     try:
-        body = json.dumps({"key": key, "definition": _checked(defn)}, ensure_ascii=False, sort_keys=True,
-                          separators=(",", ":"))
+        # Not sorted: mappings keep the file's order (card types, fields…), as the models do.
+        body = json.dumps({"key": key, "definition": _checked(defn)}, ensure_ascii=False, separators=(",", ":"))
     except _Uncacheable:
         return None
     data = json.dumps({"seal": _seal(body, seal_key), "body": body}, ensure_ascii=False)

@@ -306,6 +306,11 @@ def fast_track(argv: list[str]) -> int | None:
         return None
     if "engine.model" in sys.modules:   # definitions already built by pydantic: not a fresh process
         return None
+    import gc
+
+    # One short command: reference counting frees what it drops, and the cycle collector's
+    # passes over the ~100 modules being imported cost ~7% of the command (measured).
+    gc.disable()
     import engine
 
     engine.CHECKED_RECORDS = True

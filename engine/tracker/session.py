@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterator
 from ..cards import Card
 from ..decks import Deck
 from ..definitions import GameDefinition, parse_game, read_checked, write_checked
-from ..errors import DataError, Location, Problem
+from ..errors import CardpressError, DataError, Location, Problem
 from ..limits import MAX_TEXT_FILE_BYTES, MAX_TRACK_LOG_DEPTH
 from ..model import CHECKED_RECORDS
 from ..paths import card_data_root, resolve_game_dir, user_data_dir
@@ -141,7 +141,24 @@ def validated(text: str, path: Path) -> GameDefinition:
 def load_game(game: str | Path) -> GameDefinition:
     """``engine.definitions.load_game`` for the tracker (same errors), through the checked cache."""
     path = resolve_game_dir(game) / "game.yaml"
+    if CHECKED_RECORDS:
+        return validated(_plain_text(path), path)
     return validated(read_text(path, "YAML file"), path)
+
+
+def _plain_text(path: Path) -> str:
+    """A fast-path read of a ``game.yaml``: plain UTF-8 or ``NotChecked`` — anything read_text
+    would report or strip (a BOM) is left to the full path, which words it as always."""
+    from ..model import NotChecked
+    from ..paths import read_bounded
+
+    try:
+        data = read_bounded(path, MAX_TEXT_FILE_BYTES, "YAML file")
+        if data.startswith(b"\xef\xbb\xbf"):
+            raise ValueError("a BOM")
+        return data.decode("utf-8")
+    except (OSError, ValueError, CardpressError):
+        raise NotChecked(f"{path} is for the full path to read") from None
 
 
 def definition_of(row: GameRow) -> tuple[GameDefinition, str]:
