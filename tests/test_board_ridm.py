@@ -223,8 +223,8 @@ def test_attack_above_attack_plus_defense_routes_the_defender():
     g = at(game(), 1)
     g.do("deploy", player="A", operator="blade")
     at(g, 2).do("deploy", player="B", operator="wall")
-    g.do("buff", operator="B1", stat="attack", delta="-2", why="测试：攻击降为0")
-    g.do("buff", operator="B1", stat="defense", delta="-1")
+    g.do("adjust", operator="B1", stat="attack", delta="-2", why="测试：攻击降为0")
+    g.do("adjust", operator="B1", stat="defense", delta="-1")
     at(g, 3)
     out = g.do("fight", attacker="A1", defender="B1")       # 6 > 0 + 5
     assert [type(e).__name__ for e in out] == ["OperatorAttacked", "BlockLost", "OperatorRouted"]
@@ -240,7 +240,7 @@ def test_block_never_goes_below_zero_and_zero_block_routes():
     assert (piece(g, "A1").block, piece(g, "A1").routed) == (0, True)
     assert out[-1].reason == "阻挡归零，失去战斗能力"
     with pytest.raises(IllegalCommand, match="already 0"):
-        g.do("buff", operator="A1", stat="block", delta="-1")
+        g.do("adjust", operator="A1", stat="block", delta="-1")
 
 
 def test_a_newly_deployed_operator_may_attack_that_turn():
@@ -258,7 +258,7 @@ def test_a_routed_operator_can_neither_attack_nor_be_attacked():
     with pytest.raises(IllegalCommand, match="B1 玻璃 is already routed"):
         g.do("fight", attacker="A2", defender="B1")
     g = facing("glass", "wall")
-    g.do("buff", operator="A1", stat="block", delta="-1", why="卡牌效果")
+    g.do("adjust", operator="A1", stat="block", delta="-1", why="卡牌效果")
     assert piece(g, "A1").routed
     with pytest.raises(IllegalCommand, match="routed: it can neither move nor attack"):
         g.do("fight", attacker="A1", defender="B1")
@@ -414,6 +414,19 @@ def test_invade_is_no_longer_a_command_and_old_logs_still_fold():
     assert not [e for e in out if type(e).__name__ == "SanityChanged"]
 
 
+def test_records_written_before_the_board_still_decode():
+    from engine.games.ridm.state import RidmPlayer, Timer
+    from engine.tracker import events as kev
+
+    deployed = kev.from_record({"type": "OperatorDeployed", "player": 0, "operator": "能天使", "active": True, "reason": ""})
+    assert (deployed.piece, deployed.zone) == ("", "deploy")
+    timer = codec.decode({"type": "Timer", "operator": "能天使", "skill": "S2", "left": 1}, Timer)
+    assert timer.piece == ""
+    player = codec.decode({"type": "RidmPlayer", "name": "A", "sanity": 3, "charges": 0, "timers": [],
+                           "deployments_used": 0, "skill_slot_charges_used": 0, "enemy_in_deploy": True}, RidmPlayer)
+    assert (player.prep, player.skill_slot, player.enemy_in_deploy) == ((), (), True)
+
+
 def test_without_card_data_deploy_counts_as_before():
     g = InlineGame("ridm", cards={})
     at(g, 1).do("deploy", player="A", operator="能天使")
@@ -468,7 +481,7 @@ def test_withdrawing_a_covered_operator_sends_its_skill_to_the_discard():
     g = at(game(), 1)
     g.do("deploy", player="A", operator="wall")
     g.do("activate", player="A", skill="wall-s")
-    g.do("buff", operator="A1", stat="block", delta="-3", why="测试")
+    g.do("adjust", operator="A1", stat="block", delta="-3", why="测试")
     out = g.do("withdraw", operator="A1")
     assert [type(e).__name__ for e in out] == ["TimerExpired", "OperatorLeft"]
     assert g.state.players[0].timers == () and g.state.players[0].prep == ("铁壁",)

@@ -39,7 +39,7 @@ def forward(state: State, piece_id: str) -> list[str]:
 
 #: Command names, repeated by how often random play tries them.
 NAMES = (["next"] * 3 + ["undo"] * 2 + ["deploy"] * 5 + ["move"] * 8 + ["fight"] * 7 + ["withdraw", "replace"] * 2
-         + ["buff", "charge", "charge_skill", "activate", "end_skill", "take", "sanity"])
+         + ["adjust", "charge", "charge_skill", "activate", "end_skill", "take", "sanity"])
 
 
 def draw_command(data, state: State) -> tuple[str, dict]:
@@ -59,7 +59,7 @@ def draw_command(data, state: State) -> tuple[str, dict]:
         "fight": lambda: {"attacker": draw(mine), "defender": draw(theirs + ids[:1])},
         "withdraw": lambda: {"operator": draw(mine)},
         "replace": lambda: {"operator": draw(mine), "card": draw(OPERATOR_CARDS)},
-        "buff": lambda: {"operator": draw(ids), "stat": draw(["attack", "defense", "block"]), "delta": draw([-3, -1, 1, 2])},
+        "adjust": lambda: {"operator": draw(ids), "stat": draw(["attack", "defense", "block"]), "delta": draw([-3, -1, 1, 2])},
         "charge": lambda: {"player": player()},
         "charge_skill": lambda: {"player": player(), "skill": draw(["blade-s", "wall-s"])},
         "activate": lambda: {"player": player(), "skill": draw(["blade-s", "wall-s"])},

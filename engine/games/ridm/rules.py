@@ -20,7 +20,7 @@ At the end of each turn (leaving the end phase): the active player's skill timer
 skills at ≤ 0 go to the discard; the active player's routed operators still on the board go to
 the discard (their skills with them); then every player with an opposing operator in their deploy
 zone loses sanity — read from the board. Sanity 0 or less loses. Card effects are commands too
-(``deploy --by-effect``, ``buff``, ``sanity``): the rules cannot know them.
+(``deploy --by-effect``, ``adjust``, ``sanity``): the rules cannot know them.
 """
 
 from __future__ import annotations
@@ -365,8 +365,8 @@ def replace(state: State, ctx: Context, operator: str, card: str) -> list[kev.Ev
                   label="数值变化", labels={'stat': '数值', 'delta': '变化'},
                   help="A card effect changes an operator's current attack, defense or block (never below 0; "
                        "block 0 routes).",
-                  examples=('buff A1 attack +2 --why "源石技艺强化"',))
-def buff(state: State, ctx: Context, operator: str, stat: str, delta: Any, why: str = "") -> list[kev.Event]:
+                  examples=('adjust A1 attack +2 --why "源石技艺强化"',))
+def adjust(state: State, ctx: Context, operator: str, stat: str, delta: Any, why: str = "") -> list[kev.Event]:
     o = board.operator(state, operator)
     change = max(signed(delta, f"{stat} change"), -getattr(o, stat))
     if change == 0:
