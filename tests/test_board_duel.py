@@ -468,3 +468,31 @@ def test_undo_restores_the_exact_state_and_the_ids():
     assert g.state == before
     g.do("descend", player="A", card="剑童")
     assert [p.id for p in g.state.pieces] == ["B1", "B2", "A1", "A2"]
+
+
+def test_effects_change_attack_and_guard_for_this_turn_or_lasting_never_below_zero():
+    g = game()
+    g.do("descend", player="A", card="骑士")                # 5/3
+    with pytest.raises(IllegalCommand, match="--why"):
+        g.do("boost", fighter="A1", attack="+2", why=" ")
+    g.do("boost", fighter="A1", attack="+2", why="纸符")
+    g.do("boost", fighter="A1", guard="-9", lasting=True, why="冥火")
+    a1 = fighter(g, "A1")
+    assert (a1["attack"], a1["guard"]) == (7, 0)
+    g.next_to(2, "main")
+    assert (fighter(g, "A1")["attack"], fighter(g, "A1")["guard"]) == (5, 0)   # this turn's +2 is gone
+    g.do("boost", fighter="A1", guard="+10", lasting=True, why="x")
+    assert fighter(g, "A1")["guard"] == 3 + 10 - 9
+
+
+def test_an_effect_that_lets_a_fighter_attack_again():
+    g = _duel("骑士", "剑童")
+    g.do("move", player="B", source="hand", dest="field", card="剑童", why="效果")
+    g.do("attack", fighter="A1", target="B1")
+    with pytest.raises(IllegalCommand, match="only ready fighters attack"):
+        g.do("attack", fighter="A1", target="B2")
+    g.do("stance", fighter="A1", stance="ready", why="剑圣：变回战备状态")
+    g.do("boost", fighter="A1", attacks=1, why="剑圣：可再攻击1次")
+    g.do("attack", fighter="A1", target="B2")
+    assert player(g, "B")["fighters"] == [] and player(g, "B")["life"] == N.starting_life - 3 - 3
+    assert fighter(g, "A1")["stance"] == "guard"

@@ -1,7 +1,7 @@
 """The duel board under random play (hypothesis state machine on the pure decider, no store).
 
 Random legal and illegal commands — descents, rank-ups, assists, stances, attacks, effects that
-move pieces and cards, skills, turns — and after every step: at most ``max_fighters`` fighters a
+move pieces and cards or change their numbers, skills, turns — and after every step: at most ``max_fighters`` fighters a
 side, a fighter's assists within its assist limit, every card counted (deck + hand + field +
 netherworld face up and down + removed = the deck size), attack and guard never below 0, a
 refused command changes nothing, and undo restores the exact earlier state.
@@ -84,6 +84,13 @@ class DuelBoard(RuleBasedStateMachine):
     @rule(data=st.data(), stance=st.sampled_from(["ready", "guard"]), why=st.sampled_from(["", "效果"]))
     def stance(self, data, stance, why):
         self._try("stance", fighter=self._piece(data), stance=stance, why=why)
+
+    @precondition(lambda self: not self.g.state.over)
+    @rule(data=st.data(), attack=st.integers(-12, 4), guard=st.integers(-12, 4), attacks=st.integers(0, 1),
+          lasting=st.booleans())
+    def boost(self, data, attack, guard, attacks, lasting):
+        self._try("boost", fighter=self._piece(data), attack=attack, guard=guard, attacks=attacks, lasting=lasting,
+                  why="效果")
 
     @precondition(lambda self: not self.g.state.over)
     @rule(data=st.data(), pierce=st.sampled_from([None, True, False]))

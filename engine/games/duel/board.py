@@ -37,13 +37,15 @@ def assists_of(state: State, fighter_id: str) -> list[DuelAssist]:
 
 
 def attack_of(state: State, f: DuelFighter) -> int:
-    """Printed attack plus the assists' attack bonuses; a bonus can bring it to 0, never below."""
-    return max(0, f.attack + sum(a.attack_bonus for a in assists_of(state, f.id)))
+    """Printed attack plus the assists' attack bonuses and effects; a bonus can bring it to 0, never below."""
+    return max(0, f.attack + sum(a.attack_bonus for a in assists_of(state, f.id)) + f.attack_boost
+               + f.turn_attack_boost)
 
 
 def guard_of(state: State, f: DuelFighter) -> int:
-    """Printed guard plus the assists' guard bonuses, less this turn's pierce; never below 0."""
-    return max(0, f.guard + sum(a.guard_bonus for a in assists_of(state, f.id)) - f.guard_drop)
+    """Printed guard plus the assists' guard bonuses and effects, less this turn's pierce; never below 0."""
+    return max(0, f.guard + sum(a.guard_bonus for a in assists_of(state, f.id)) + f.guard_boost
+               + f.turn_guard_boost - f.guard_drop)
 
 
 def assist_ranks(state: State, f: DuelFighter) -> int:

@@ -161,5 +161,20 @@ class PieceLeft(Event):
     face_down: bool = False
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FighterBoosted(Event):
+    """A card effect changed fighter ``piece``'s attack and guard by ``attack``/``guard`` (for this
+    turn, or while it stays on the field) and gave it ``attacks`` more attacks this turn."""
+
+    player: int
+    piece: str
+    name: str
+    attack: int = 0
+    guard: int = 0
+    attacks: int = 0
+    this_turn: bool = True
+
+
 register(DecksCounted, LifeChanged, CardsMoved, DrawFailed, DescentMade, SkillUsed, AttackResolved,
-         FighterEntered, FighterRankedUp, AssistPlaced, StanceChanged, FighterWounded, GuardLowered, PieceLeft)
+         FighterEntered, FighterRankedUp, AssistPlaced, StanceChanged, FighterWounded, GuardLowered, PieceLeft,
+         FighterBoosted)

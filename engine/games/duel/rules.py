@@ -342,6 +342,33 @@ def stance(state: State, ctx: Context, fighter: Any, stance: str, why: str = "")
                              reason=why or "主动转为守卫状态")]
 
 
+@COMMANDS.command(Param.piece("fighter", "The fighter the effect changes.", label="主战者"),
+                  Param("attack", "signed", "Change of its attack, e.g. +2 or -3.", 0, option=True, label="攻击力"),
+                  Param("guard", "signed", "Change of its guard.", 0, option=True, label="守卫力"),
+                  Param.count("attacks", "Attacks more this turn.", 0, minimum=0, option=True),
+                  Param("lasting", "flag", "While it stays on the field (default: this turn only).", False,
+                        option=True, label="持续"),
+                  Param("why", "text", "The card whose effect it is.", option=True, label="原因"),
+                  label="效果增减", labels={"attacks": "攻击次数"},
+                  help="A card effect changes a fighter's attack or guard (this turn, or --lasting) or gives it "
+                       "more attacks this turn; its numbers never go below 0.",
+                  examples=('boost A1 --attack +2 --why "纸符"', 'boost B2 --guard -3 --why "冥火"',
+                            'boost A3 --attacks 1 --why "剑圣：变回战备状态，可再攻击1次"'))
+def boost(state: State, ctx: Context, fighter: Any, why: str, attack: Any = 0, guard: Any = 0, attacks: Any = 0,
+          lasting: bool = False) -> list[kev.Event]:
+    f = own_fighter(state, fighter)
+    why = str(why).strip()
+    if not why:
+        raise IllegalCommand("boost: say which card's effect it is with --why")
+    atk, grd, more = int(attack), int(guard), count(attacks, "attacks", minimum=0)
+    if not (atk or grd or more):
+        raise IllegalCommand("boost: give --attack, --guard or --attacks (a change of 0 changes nothing)")
+    if more and lasting:
+        raise IllegalCommand("extra attacks are for this turn only; --lasting is for attack and guard")
+    return [ev.FighterBoosted(player=f.owner, piece=f.id, name=f.name, attack=atk, guard=grd, attacks=more,
+                              this_turn=not lasting, reason=why)]
+
+
 # ---------------------------------------------------------------------------- combat
 
 
@@ -398,13 +425,14 @@ def attack(state: State, ctx: Context, fighter: Any, target: Any, pierce: bool |
                                        reason="贯穿：本回合守卫力下降攻击力的数值"))
     if out.attacker_dies:
         leave(batch, ctx, f.id, "slain", why="攻击的主战者战死")
-    elif batch.state.piece(f.id).attacks_left < 1:
-        batch.emit(ev.StanceChanged(player=i, piece=f.id, name=f.name, stance=GUARD,
-                                    reason="攻击次数变为0，转为守卫状态"))
     if out.damage_to and out.damage:
         k = i if out.damage_to == "attacker" else j
         amount, why = first_turn_damage(state, ctx, k, out.damage)
         batch.emit(ev.LifeChanged(player=k, delta=-amount, reason=why))
+    if not out.attacker_dies and batch.state.piece(f.id).attacks_left < 1:
+        # The seed: a ready fighter whose attacks drop to 0 by attacking turns to guard.
+        batch.emit(ev.StanceChanged(player=i, piece=f.id, name=f.name, stance=GUARD,
+                                    reason="攻击次数变为0，转为守卫状态"))
     return batch.events
 
 

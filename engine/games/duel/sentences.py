@@ -6,7 +6,7 @@ from ...tracker.describe import Name, sentence
 from .board import HOW, STANCE_NAMES, ZONE_NAMES
 from .events import (DecksCounted, LifeChanged, CardsMoved, DrawFailed, DescentMade, SkillUsed, AttackResolved,
                      FighterEntered, FighterRankedUp, AssistPlaced, StanceChanged, FighterWounded, GuardLowered,
-                     PieceLeft)
+                     PieceLeft, FighterBoosted)
 
 
 def _zone(zone: str, face_down: bool = False) -> str:
@@ -83,3 +83,10 @@ def _guard_lowered(e: GuardLowered, n: Name) -> str:
 @sentence(PieceLeft)
 def _piece_left(e: PieceLeft, n: Name) -> str:
     return f"{n(e.player)}的{e.piece} {e.name}{HOW.get(e.how, e.how)}（→ {_zone(e.dest, e.face_down)}）"
+
+
+@sentence(FighterBoosted)
+def _boosted(e: FighterBoosted, n: Name) -> str:
+    changes = [f"攻击力{e.attack:+d}" if e.attack else "", f"守卫力{e.guard:+d}" if e.guard else "",
+               f"攻击次数+{e.attacks}" if e.attacks else ""]
+    return f"{n(e.player)}的{e.piece} {e.name}{'本回合' if e.this_turn else ''}" + "、".join(c for c in changes if c)

@@ -11,7 +11,7 @@ from ...tracker.state import (Piece, Player as BasePlayer, State as BaseState, a
                               game_classes, reducer, remove_piece, replace, with_player as _with_player)
 from .events import (DecksCounted, LifeChanged, CardsMoved, DrawFailed, DescentMade, SkillUsed, AttackResolved,
                      FighterEntered, FighterRankedUp, AssistPlaced, StanceChanged, FighterWounded, GuardLowered,
-                     PieceLeft)
+                     PieceLeft, FighterBoosted)
 
 RULESET = "duel"
 
@@ -55,6 +55,11 @@ class DuelFighter(Piece):
     attacks_left: int = 0
     #: Guard lost to pierce this turn.
     guard_drop: int = 0
+    #: What card effects add to its attack and guard: while it stays, and for this turn only.
+    attack_boost: int = 0
+    guard_boost: int = 0
+    turn_attack_boost: int = 0
+    turn_guard_boost: int = 0
     #: Card ids under it (ranked up from): in no zone while it stands.
     sources: tuple[str, ...] = ()
 
@@ -109,7 +114,8 @@ def _turn(s: State, e: kev.TurnBegan) -> State:
     fresh = tuple(replace(p, descents_used=0, draw_skills_used=0, in_turn_skills_used=0, in_turn_skill_kinds=(),
                           pierce=False) for p in s.players)
     # Attacks are gained within a turn and pierce lowers a guard for that turn only.
-    pieces = tuple(replace(p, attacks_left=0, guard_drop=0) if isinstance(p, DuelFighter) else p for p in s.pieces)
+    pieces = tuple(replace(p, attacks_left=0, guard_drop=0, turn_attack_boost=0, turn_guard_boost=0)
+                   if isinstance(p, DuelFighter) else p for p in s.pieces)
     return replace(s, players=fresh, pieces=pieces)
 
 
@@ -197,3 +203,14 @@ def _left(s: State, e: PieceLeft) -> State:
     s = _add(remove_piece(s, e.piece), e.player, e.dest, 1, e.face_down)
     sources = len(piece.sources) if isinstance(piece, DuelFighter) else 0
     return _add(s, e.player, "netherworld", sources) if sources else s
+
+
+@reducer(FighterBoosted)
+def _boosted(s: State, e: FighterBoosted) -> State:
+    f = s.piece(e.piece)
+    if e.this_turn:
+        s = change_piece(s, f.id, turn_attack_boost=f.turn_attack_boost + e.attack,
+                         turn_guard_boost=f.turn_guard_boost + e.guard)
+    else:
+        s = change_piece(s, f.id, attack_boost=f.attack_boost + e.attack, guard_boost=f.guard_boost + e.guard)
+    return change_piece(s, f.id, attacks_left=f.attacks_left + e.attacks) if e.attacks else s
