@@ -346,8 +346,9 @@ def test_pierce_no_does_not_pierce_and_the_skill_is_gone():
 
 def test_a_cards_pierce_applies_without_the_skill():
     g = _duel("骑士", "剑童", b_guard=True)
-    g.do("attack", fighter="A1", target="B1", pierce=True)
+    events = g.do("attack", fighter="A1", target="B1", pierce=True)
     assert player(g, "B")["life"] == N.starting_life - 5
+    assert not any("已用掉贯穿" in line for line in log(g, events))   # no skill was spent
 
 
 def test_attack_refusals():
@@ -414,6 +415,11 @@ def test_hand_limit_by_every_route():
     assert player(g, "A")["fighters"] == [] and player(g, "A")["hand"] == N.hand_limit
     assert events[-1].dest == "netherworld" and "上限" in events[-1].reason
     assert conserved(g)
+    g.next_to(3, "draw")                                    # the draw skill at the limit too
+    g.do("move", player="A", source="deck", dest="hand", cards=N.hand_limit)
+    g.do("draw_skill", player="A", kind="draw1")
+    assert player(g, "A")["hand"] == N.hand_limit and conserved(g)
+    assert g.events[-1].dest == "netherworld"
 
 
 def test_sendall_returns_one_card_from_the_face_up_netherworld():

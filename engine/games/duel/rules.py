@@ -409,8 +409,8 @@ def attack(state: State, ctx: Context, fighter: Any, target: Any, pierce: bool |
     out = resolve_attack(atk, value, vs_guard, pierces, t.wounded)
     summary = f"{f.id} {f.name} → {t.id} {t.name}，{out.explanation}"
     if pending and not pierces:
-        summary += "；本回合的贯穿未用于这次攻击，随之失效"
-    batch = Batch(state).emit(ev.AttackResolved(player=i, summary=summary, pierce_used=pending or pierces,
+        summary += "；本回合的贯穿未用于这次攻击"
+    batch = Batch(state).emit(ev.AttackResolved(player=i, summary=summary, pierce_used=pending,
                                                 attacker=f.id, target=t.id, reason=f"{me.name}发起攻击"))
     for a in assists_of(batch.state, t.id):
         batch.emit(ev.PieceLeft(player=j, piece=a.id, name=a.name, dest="netherworld", how="slain",
