@@ -154,4 +154,5 @@ def test_events_of_logs_written_before_fighters_were_pieces_still_fold():
     assert cards_counted(state, 0) == 40 - 1        # the source card of the old count was in no zone
     g.state = state
     s = status_json(g.state, g.ctx)["players"][0]
-    assert s["field_cards"] == 1 and s["fighters"] == []
+    assert s["field_cards"] == 1 and s["fighters"] == [] and s["fighter_count"] == 1
+    assert any("场上 1/5名（1张）" in line for line in g.ctx.rules.board_lines(status_json(g.state, g.ctx), g.ctx))

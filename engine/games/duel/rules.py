@@ -611,7 +611,7 @@ def player_json(p: Player, state: State, ctx: Context) -> dict[str, Any]:
     return {
         "life": p.life, "deck": p.deck, "hand": p.hand,
         "fighters": [fighter_json(state, f) for f in fighters_of(state, i)],
-        "field_cards": cards_on_field(state, i), "netherworld": p.netherworld,
+        "fighter_count": fighter_count(state, i), "field_cards": cards_on_field(state, i), "netherworld": p.netherworld,
         "netherworld_face_down": p.netherworld_face_down, "removed": p.removed,
         "max_fighters": n.max_fighters, "hand_limit": n.hand_limit,
         "descents_used": p.descents_used, "descents_per_turn": n.descents_per_turn,
@@ -629,7 +629,7 @@ def board_lines(s: dict[str, Any], ctx: Context) -> list[str]:
     out = []
     for p in s["players"]:
         out.append(f"{_mark(p, s)} {p['name']}: 生命 {p['life']} | 牌库 {p['deck']} 手牌 {p['hand']}/{p['hand_limit']} "
-                   f"场上 {len(p['fighters'])}/{p['max_fighters']}名（{p['field_cards']}张） "
+                   f"场上 {p['fighter_count']}/{p['max_fighters']}名（{p['field_cards']}张） "
                    f"幽冥 {p['netherworld']}（背面 {p['netherworld_face_down']}）"
                    + (f" 除外 {p['removed']}" if p["removed"] else "")
                    + f" | 降临 {p['descents_used']}/{p['descents_per_turn']} "
