@@ -448,8 +448,6 @@ def test_face_down_netherworld_cards_are_counted_apart():
 
 
 def test_board_view_json_and_text():
-    from pipeline.track_view import board  # noqa: F401 - the text board is built from board_lines
-
     g = game()
     g.do("descend", player="A", card="骑士")
     g.do("assist", player="A", card="盾兵", fighter="A1")

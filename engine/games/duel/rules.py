@@ -332,8 +332,8 @@ def stance(state: State, ctx: Context, fighter: Any, stance: str, why: str = "")
         require_active(state, f.owner, "turning a fighter")
         require_phase(state, ctx, (MAIN,), "turning a fighter")
         if stance == READY:
-            raise IllegalCommand(f"the rules give no way from guard back to ready; a card effect that does it: "
-                                 f"say which with --why")
+            raise IllegalCommand("the rules give no way from guard back to ready; a card effect that does it: "
+                                 "say which with --why")
         if f.attacks_left < 1:
             # The seed: a ready fighter with no attack left "也不能自发变为守卫状态".
             raise IllegalCommand(f"{f.id} {f.name} has no attack left this turn, so it cannot turn to guard "
