@@ -76,8 +76,11 @@ def test_each_player_starts_with_an_outpost_piece_of_the_games_hp():
 
 def test_outpost_commands_name_an_outpost_by_player_or_by_piece_id():
     g = game()
+    from engine.tracker.describe import describe
+
     g.do("damage", player="B", amount=5)
-    g.do("damage", player="B1", amount=2, why="炸弹")
+    out = g.do("damage", player="B1", amount=2, why="炸弹")
+    assert describe(out[0], ("A", "B")) == "B的前哨站1受到2点伤害（B1）" and out[0].reason == "炸弹"
     assert piece(g, "B1").hp == 13 and g.state.players[1].outposts == (13,)
     g.do("repair", player="B1", amount=4)
     assert piece(g, "B1").hp == 17
@@ -472,6 +475,18 @@ def test_buff_changes_attack_or_hp_and_is_logged_with_its_reason():
     assert g.state.piece("A2") is None, "HP at 0 destroys the unit"
     with pytest.raises(IllegalCommand, match="one value at a time"):
         g.do("buff", piece="A1", delta="+1", attack=True, hp=True)
+    g.do("summon", card="grunt")
+    g.do("equip", card="torch", unit="A3")
+    with pytest.raises(IllegalCommand, match="no attack or HP to change"):
+        g.do("buff", piece="A4", delta="+1")
+
+
+def test_a_name_both_sides_have_means_the_acting_players_piece():
+    g = battle_pair("grunt", "grunt")
+    g.do("attack", unit="蛮兵", target="B2")
+    assert piece(g, "A2").attacked and not piece(g, "B2").attacked
+    with pytest.raises(IllegalCommand, match="could be any of: A2 蛮兵、B2 蛮兵"):
+        g.do("damage", player="蛮兵", amount=1)
 
 
 def test_damage_and_heal_any_piece_heal_caps_at_printed_hp():

@@ -125,6 +125,15 @@ def may_act(piece: Piece, what: str) -> None:
         raise IllegalCommand(f"{piece.id} {piece.name} is exploring this turn: it cannot {what}")
 
 
+def own_piece(state: State, token: Any) -> Piece:
+    """The piece ``token`` names, the active player's first: a name both sides have (two 猎犬)
+    means the one of the player acting."""
+    try:
+        return find_piece(state, token, owner=state.active, what="unit")
+    except IllegalCommand:
+        return find_piece(state, token, what="unit")
+
+
 def is_human(card: Any) -> bool:
     race = card.get("race")
     return race == HUMAN_RACE if race else card.type in HUMAN_BY_DEFAULT_TYPES
@@ -240,7 +249,7 @@ def summon(state: State, ctx: Context, card: Any, player: Any = None, slot: Any 
                                    "refused when full. Its cost is paid from the pool (main phase of your turn).",
                   examples=("equip 撬棍 A3", "equip flashlight 侦察员"))
 def equip(state: State, ctx: Context, card: Any, unit: Any) -> list[kev.Event]:
-    u = find_piece(state, unit, what="unit")
+    u = own_piece(state, unit)
     i = u.owner
     require_active(state, i, "equip")
     require_phase(state, ctx, ("main",), "equip")
@@ -271,10 +280,7 @@ def equip(state: State, ctx: Context, card: Any, unit: Any) -> list[kev.Event]:
                                    "back; at {n.unit_destroyed_at_hp} HP or less a piece is destroyed.",
                   examples=("attack A3 B2", "attack 笑魇 B1"))
 def attack(state: State, ctx: Context, unit: Any, target: Any) -> list[kev.Event]:
-    try:  # a name both sides have means the attacker's own piece
-        a = find_piece(state, unit, owner=state.active, what="unit")
-    except IllegalCommand:
-        a = find_piece(state, unit, what="unit")
+    a = own_piece(state, unit)
     require_active(state, a.owner, "attack")
     require_phase(state, ctx, ("battle",), "attack")
     if a.kind != UNIT:
@@ -310,7 +316,7 @@ def attack(state: State, ctx: Context, unit: Any, target: Any) -> list[kev.Event
                                    "turn you may search the deck for one item or equipment.",
                   examples=("explore A3",))
 def explore(state: State, ctx: Context, unit: Any) -> list[kev.Event]:
-    u = find_piece(state, unit, what="unit")
+    u = own_piece(state, unit)
     require_active(state, u.owner, "explore")
     require_phase(state, ctx, ("main",), "explore")
     if u.kind != UNIT:
@@ -360,11 +366,11 @@ def buff(state: State, ctx: Context, piece: Any, delta: Any, attack: bool = Fals
     n = signed(delta, "change")
     if attack and hp:
         raise IllegalCommand("buff changes one value at a time: --attack or --hp")
+    if not p.has_hp:
+        raise IllegalCommand(f"{p.id} {p.name} has no attack or HP to change (buff the unit it is on)")
     why = why or "卡牌效果"
     batch = Batch(state)
     if hp:
-        if not p.has_hp:
-            raise IllegalCommand(f"{p.id} {p.name} has no HP")
         batch.emit(ev.BackroomsPieceBuffed(piece=p.id, stat="hp", amount=n, reason=why))
         settle_hp(batch, ctx, p.id)
         return batch.events

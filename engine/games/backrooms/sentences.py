@@ -32,24 +32,25 @@ def _outpost_carried(e: OutpostCarried, n: Name) -> str:
     return f"{n(e.player)}将前哨站{e.index + 1}带入新层级"
 
 
-def _outpost(e) -> str:
-    """``前哨站B1``; logs from before outposts were pieces name it by its place (``前哨站1``)."""
-    return f"前哨站{e.piece}" if e.piece else f"前哨站{e.index + 1}"
+def _piece_of(e) -> str:
+    """``（B1）`` after an outpost's place (``前哨站1``, what ``--outpost 1`` names); logs from
+    before outposts were pieces have no id."""
+    return f"（{e.piece}）" if e.piece else ""
 
 
 @sentence(OutpostDamaged)
 def _outpost_damaged(e: OutpostDamaged, n: Name) -> str:
-    return f"{n(e.player)}的{_outpost(e)}受到{e.amount}点伤害"
+    return f"{n(e.player)}的前哨站{e.index + 1}受到{e.amount}点伤害{_piece_of(e)}"
 
 
 @sentence(OutpostRepaired)
 def _outpost_repaired(e: OutpostRepaired, n: Name) -> str:
-    return f"{n(e.player)}的{_outpost(e)}回复{e.amount}点"
+    return f"{n(e.player)}的前哨站{e.index + 1}回复{e.amount}点{_piece_of(e)}"
 
 
 @sentence(OutpostDestroyed)
 def _outpost_destroyed(e: OutpostDestroyed, n: Name) -> str:
-    return f"{n(e.player)}的{_outpost(e)}被摧毁"
+    return f"{n(e.player)}的前哨站{e.index + 1}被摧毁{_piece_of(e)}"
 
 
 @sentence(ChainLinkAdded)
