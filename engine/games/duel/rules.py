@@ -237,7 +237,7 @@ def _entered(state: State, i: int, card: Any, source: str, stance: str, why: str
 
 @COMMANDS.command(Param.player(), Param.card(help="The card from the hand (id or name, from the deck list)."),
                   Param("guard", "flag", "Descend in guard state (sideways).", False, option=True),
-                  label="降临", labels={"guard": "守卫状态"},
+                  label="降临", labels={"guard": "守卫"},
                   help="Descend a rank 0–{n.direct_descent_max_rank} card from the hand as a fighter "
                        "({n.descents_per_turn} per turn, at most {n.max_fighters} fighters); it gains one attack "
                        "this turn.",
@@ -473,8 +473,8 @@ annihilate = _leaves("annihilated", "湮灭", "A card effect annihilates a fight
                         "or netherworld → netherworld to turn cards face down.", False, option=True),
                   Param("guard", "flag", "Onto the field in guard state.", False, option=True),
                   Param.why(),
-                  label="移动卡牌", labels={'source': '从', 'dest': '到', 'cards': '张数', 'face_down': '背面朝上',
-                                          'guard': '守卫状态'},
+                  label="移动卡牌", labels={'source': '从', 'dest': '到', 'cards': '张数', 'face_down': '背面',
+                                          'guard': '守卫'},
                   help="Move cards between zones by a card effect. Onto the field name the --card (at most "
                        "{n.max_fighters} fighters; not a descent); off the field name the --piece; into the hand "
                        "obeys the hand limit of {n.hand_limit}.",
