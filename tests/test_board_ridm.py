@@ -130,13 +130,19 @@ def test_nothing_happens_on_the_board_before_the_turn_start_draw_is_done():
     g = game()
     assert (g.state.turn, g.state.phase) == (1, "start")
     assert "A必须从牌组抽1张牌（抽完再进入下一阶段）" in g.state.reminders
-    for name, args in (("deploy", {"player": "A", "operator": "blade"}), ("charge", {"player": "A"}),
-                       ("charge_skill", {"player": "A", "skill": "blade-s"})):
+    for name, args in (("deploy", {"player": "A", "operator": "blade"}),
+                       ("charge_skill", {"player": "A", "skill": "blade-s"}),
+                       ("activate", {"player": "A", "skill": "wall-s", "operator": "铁壁"})):
         with pytest.raises(IllegalCommand, match="only in 行动"):
             g.do(name, **args)
     g.do("next")                                            # the draw is done
     g.do("deploy", player="A", operator="blade")
-    assert g.state.phase == "main"
+    at(g, 2).do("deploy", player="B", operator="wall")
+    at(g, 3, "start")
+    for name, args in (("move", {"operator": "A1", "zone": "action"}), ("fight", {"attacker": "A1", "defender": "B1"})):
+        with pytest.raises(IllegalCommand, match="only in 行动"):
+            g.do(name, **args)
+    at(g, 3).do("fight", attacker="A1", defender="B1")
 
 
 def test_deploying_and_acting_on_the_opponents_turn_is_refused():
