@@ -522,7 +522,7 @@ def test_destroy_discard_return_and_remove():
     g.do("remove", piece="A3", why="虚空")
     assert [p.id for p in g.state.pieces] == ["A1", "B1"]
     assert g.state.players[0].discard == ("grunt", "shrine", "torch")
-    with pytest.raises(IllegalCommand, match="destroy it instead"):
+    with pytest.raises(IllegalCommand, match="an outpost: it can be destroyed"):
         g.do("discard", piece="B1")
     g.do("destroy", piece="B1", why="效果")
     assert g.state.players[1].outposts_destroyed == 1 and g.state.over

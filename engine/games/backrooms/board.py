@@ -45,8 +45,6 @@ HUMAN_RACE = "人类"
 HUMAN_BY_DEFAULT_TYPES = ("character",)
 #: Words of a card's text that let it lie in the special slots (a unit) or stay there (an item).
 SPECIAL_SLOT_WORDS = "特殊放置区"
-#: Where a piece may go when it leaves the board, and how the log says it.
-DESTINATIONS = {"discard": "弃牌堆", "hand": "手牌", "removed": "移出游戏"}
 #: What each kind of piece is called on the board.
 KIND_NAMES = {UNIT: "单位", SPECIAL: "特殊", EQUIPMENT: "装备", OUTPOST: "前哨站"}
 
@@ -446,45 +444,44 @@ def repair(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 
 # ---------------------------------------------------------------------------- leaving the board
 
 
-def _remove(state: State, token: Any, to: str, verb: str, why: str) -> list[kev.Event]:
+def _remove(state: State, token: Any, to: str, verb: str, why: str, outposts: bool) -> list[kev.Event]:
     p = find_piece(state, token)
     targetable(p, "targeted")
-    if p.kind == OUTPOST and to != "discard":
-        raise IllegalCommand(f"{p.id} {p.name} is an outpost: it can be destroyed, not sent to the {to}")
+    if p.kind == OUTPOST and not outposts:
+        raise IllegalCommand(f"{p.id} {p.name} is an outpost: it can be destroyed (destroy), not sent to the {to}")
     batch = Batch(state)
     leave(batch, p, to, f"{why or '卡牌效果'}：{verb}")
     return batch.events
 
 
-@COMMANDS.command(Param.piece(), Param.why(), label="破坏",
-                  help="A card effect destroys a piece (to the discard with its equipment; an outpost counts as "
-                       "destroyed).", examples=('destroy B2 --why "现实故障"',))
-def destroy(state: State, ctx: Context, piece: Any, why: str = "") -> list[kev.Event]:
-    return _remove(state, piece, "discard", "破坏", why)
+#: The card effects that take a piece off the board: (command, where it goes, what the log says,
+#: label, help, example, whether an outpost may be named — it is then destroyed and counted).
+LEAVING = (
+    ("destroy", "discard", "破坏", "破坏",
+     "A card effect destroys a piece (to the discard with its equipment; an outpost counts as destroyed).",
+     'destroy B2 --why "现实故障"', True),
+    ("discard", "discard", "送入弃牌堆", "弃置", "A card effect sends a unit or special to the discard "
+     "(with its equipment).", 'discard A4 --why "使用完毕"', False),
+    ("return", "hand", "返回手牌", "返回手牌", "A card effect returns a unit or special to its owner's hand "
+     "(its equipment goes to the discard).", 'return B2 --why "撤离"', False),
+    ("remove", "removed", "移出游戏", "移除", "A card effect removes a piece from the game (it cannot be "
+     "recycled).", 'remove B2 --why "虚空吞噬"', False),
+)
 
 
-@COMMANDS.command(Param.piece(), Param.why(), label="弃置",
-                  help="A card effect sends a piece to the discard (with its equipment).",
-                  examples=('discard A4 --why "使用完毕"',))
-def discard(state: State, ctx: Context, piece: Any, why: str = "") -> list[kev.Event]:
-    p = find_piece(state, piece)
-    if p.kind == OUTPOST:
-        raise IllegalCommand(f"{p.id} {p.name} is an outpost: destroy it instead")
-    return _remove(state, piece, "discard", "送入弃牌堆", why)
+def _leaving(word: str, to: str, verb: str, label: str, help: str, example: str, outposts: bool) -> None:
+    def run(state: State, ctx: Context, piece: Any, why: str = "") -> list[kev.Event]:
+        return _remove(state, piece, to, verb, why, outposts)
+
+    # ``return`` is a Python keyword: the table knows it as ``return_``, players type ``return``.
+    name = f"{word}_" if word == "return" else word
+    run.__name__ = name
+    COMMANDS.command(Param.piece(), Param.why(), label=label, help=help, examples=(example,), name=name,
+                     words=(word,))(run)
 
 
-@COMMANDS.command(Param.piece(), Param.why(), label="返回手牌",
-                  help="A card effect returns a unit or special to its owner's hand (its equipment goes to the "
-                       "discard).", examples=('return B2 --why "撤离"',), name="return_", words=("return",))
-def return_(state: State, ctx: Context, piece: Any, why: str = "") -> list[kev.Event]:
-    return _remove(state, piece, "hand", "返回手牌", why)
-
-
-@COMMANDS.command(Param.piece(), Param.why(), label="移除",
-                  help="A card effect removes a piece from the game (it cannot be recycled).",
-                  examples=('remove B2 --why "虚空吞噬"',))
-def remove(state: State, ctx: Context, piece: Any, why: str = "") -> list[kev.Event]:
-    return _remove(state, piece, "removed", "移出游戏", why)
+for _spec in LEAVING:
+    _leaving(*_spec)
 
 
 # ---------------------------------------------------------------------------- views

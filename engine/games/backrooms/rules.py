@@ -10,7 +10,14 @@ Decisions taken here beyond RULES.md (shown in the log as reasons):
 - the turn that saw a cut cannot end until every player has placed or carried (the seed repeats
   the obligation in every phase of that turn);
 - a phase cannot end with an unresolved chain;
-- an outpost is destroyed at 0 HP or less, like units (house clarification).
+- an outpost is destroyed at 0 HP or less, like units (house clarification);
+- the board (``board.py``): every card on the field is a piece; hand and deck sizes are not
+  tracked (players hold the cards; the reminders say when to draw), so summons check the deck
+  list's copies against the board and the discard instead;
+- an explored unit stays explored until its owner's next turn begins (the seed's "本回合" is a
+  round here, and "cannot be attacked / does not shield its outpost" only bite in the
+  opponent's turn); a stun lasts until its owner's turn has ended;
+- effects used from the hand may be played in either player's turn (they answer attacks).
 """
 
 from __future__ import annotations

@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
-from ...tracker.describe import Name, sentence
-from .events import LevelPileLaid, CostGained, CostSpent, LevelCut, OutpostPlaced, OutpostCarried, OutpostDamaged, OutpostRepaired, OutpostDestroyed, ChainLinkAdded, ChainLinkNegated, ChainLinkResolved, ChainCleared
+from ...tracker.describe import Name, sentence, sentences
+from .events import (LevelPileLaid, CostGained, CostSpent, LevelCut, OutpostPlaced, OutpostCarried, OutpostDamaged,
+                     OutpostRepaired, OutpostDestroyed, ChainLinkAdded, ChainLinkNegated, ChainLinkResolved,
+                     ChainCleared, BackroomsPieceEntered, BackroomsCardPlayed, BackroomsUnitAttacked,
+                     BackroomsPieceDamaged, BackroomsPieceHealed, BackroomsPieceBuffed, BackroomsPieceLeft,
+                     BackroomsUnitExplored, BackroomsPieceStunned)
+from .state import OUTPOST_NAME
 
+sentences({
+    CostGained: "{p}获得{e.amount}费用",
+    CostSpent: "{p}花费{e.amount}费用",
+    ChainLinkNegated: "连锁{e.link}被无效",
+    BackroomsCardPlayed: "{p}使用{e.name}",
+    BackroomsUnitAttacked: "{e.piece}攻击{e.target}",
+    BackroomsPieceDamaged: "{e.piece}受到{e.amount}点伤害",
+    BackroomsPieceHealed: "{e.piece}回复{e.amount}点生命值",
+    BackroomsUnitExplored: "{e.piece}进行探索",
+    BackroomsPieceStunned: "{e.piece}被眩晕",
+})
 
-@sentence(CostGained)
-def _cost_gained(e: CostGained, n: Name) -> str:
-    return f"{n(e.player)}获得{e.amount}费用"
-
-
-@sentence(CostSpent)
-def _cost_spent(e: CostSpent, n: Name) -> str:
-    return f"{n(e.player)}花费{e.amount}费用"
+#: How the log names where a piece went and what changed (the events keep English ids).
+_TO = {"discard": "弃牌堆", "hand": "手牌", "removed": "游戏外（移除）"}
+_ZONE = {"unit": "单位区", "special": "特殊放置区"}
+_STAT = {"attack": "攻击值", "hp": "生命值"}
 
 
 @sentence(LevelCut)
@@ -23,7 +35,7 @@ def _level_cut(e: LevelCut, n: Name) -> str:
 
 @sentence(OutpostPlaced)
 def _outpost_placed(e: OutpostPlaced, n: Name) -> str:
-    piece = f"{e.piece} {e.name or '前哨站'}" if e.piece else "前哨站"
+    piece = f"{e.piece} {e.name or OUTPOST_NAME}" if e.piece else OUTPOST_NAME
     return f"{n(e.player)}放置{piece}（{e.hp}HP）"
 
 
@@ -32,36 +44,31 @@ def _outpost_carried(e: OutpostCarried, n: Name) -> str:
     return f"{n(e.player)}将前哨站{e.index + 1}带入新层级"
 
 
-def _piece_of(e) -> str:
-    """``（B1）`` after an outpost's place (``前哨站1``, what ``--outpost 1`` names); logs from
-    before outposts were pieces have no id."""
-    return f"（{e.piece}）" if e.piece else ""
+def _outpost(e, n: Name, what: str) -> str:
+    """``B的前哨站1受到2点伤害（B1）``: the outpost's place (what ``--outpost 1`` names), then its
+    piece id (logs from before outposts were pieces have none)."""
+    return f"{n(e.player)}的前哨站{e.index + 1}{what}" + (f"（{e.piece}）" if e.piece else "")
 
 
 @sentence(OutpostDamaged)
 def _outpost_damaged(e: OutpostDamaged, n: Name) -> str:
-    return f"{n(e.player)}的前哨站{e.index + 1}受到{e.amount}点伤害{_piece_of(e)}"
+    return _outpost(e, n, f"受到{e.amount}点伤害")
 
 
 @sentence(OutpostRepaired)
 def _outpost_repaired(e: OutpostRepaired, n: Name) -> str:
-    return f"{n(e.player)}的前哨站{e.index + 1}回复{e.amount}点{_piece_of(e)}"
+    return _outpost(e, n, f"回复{e.amount}点")
 
 
 @sentence(OutpostDestroyed)
 def _outpost_destroyed(e: OutpostDestroyed, n: Name) -> str:
-    return f"{n(e.player)}的前哨站{e.index + 1}被摧毁{_piece_of(e)}"
+    return _outpost(e, n, "被摧毁")
 
 
 @sentence(ChainLinkAdded)
 def _chain_link_added(e: ChainLinkAdded, n: Name) -> str:
     neg = f"（无效连锁{e.negates}）" if e.negates else ""
     return f"{n(e.player)}加入连锁：{e.text}{neg}"
-
-
-@sentence(ChainLinkNegated)
-def _chain_link_negated(e: ChainLinkNegated, n: Name) -> str:
-    return f"连锁{e.link}被无效"
 
 
 @sentence(ChainLinkResolved)
@@ -81,14 +88,6 @@ def _level_pile_laid(e: LevelPileLaid, n: Name) -> str:
 
 # ---------------------------------------------------------------------------- the board's pieces
 
-from .events import (BackroomsPieceEntered, BackroomsCardPlayed, BackroomsUnitAttacked, BackroomsPieceDamaged, BackroomsPieceHealed, BackroomsPieceBuffed,  # noqa: E402
-                     BackroomsPieceLeft, BackroomsUnitExplored, BackroomsPieceStunned)
-
-#: How the log names where a piece went (events keep the English ids).
-_TO = {"discard": "弃牌堆", "hand": "手牌", "removed": "游戏外（移除）"}
-_ZONE = {"unit": "单位区", "special": "特殊放置区"}
-_STAT = {"attack": "攻击值", "hp": "生命值"}
-
 
 @sentence(BackroomsPieceEntered)
 def _piece_entered(e: BackroomsPieceEntered, n: Name) -> str:
@@ -99,26 +98,6 @@ def _piece_entered(e: BackroomsPieceEntered, n: Name) -> str:
     return f"{n(e.player)}将{e.piece} {e.name}{values}{face}放入{_ZONE.get(e.kind, e.kind)}{e.slot}号位"
 
 
-@sentence(BackroomsCardPlayed)
-def _card_played(e: BackroomsCardPlayed, n: Name) -> str:
-    return f"{n(e.player)}使用{e.name}"
-
-
-@sentence(BackroomsUnitAttacked)
-def _unit_attacked(e: BackroomsUnitAttacked, n: Name) -> str:
-    return f"{e.piece}攻击{e.target}"
-
-
-@sentence(BackroomsPieceDamaged)
-def _piece_damaged(e: BackroomsPieceDamaged, n: Name) -> str:
-    return f"{e.piece}受到{e.amount}点伤害"
-
-
-@sentence(BackroomsPieceHealed)
-def _piece_healed(e: BackroomsPieceHealed, n: Name) -> str:
-    return f"{e.piece}回复{e.amount}点生命值"
-
-
 @sentence(BackroomsPieceBuffed)
 def _piece_buffed(e: BackroomsPieceBuffed, n: Name) -> str:
     return f"{e.piece}的{_STAT.get(e.stat, e.stat)}{e.amount:+d}"
@@ -127,13 +106,3 @@ def _piece_buffed(e: BackroomsPieceBuffed, n: Name) -> str:
 @sentence(BackroomsPieceLeft)
 def _piece_left(e: BackroomsPieceLeft, n: Name) -> str:
     return f"{e.piece}离场，进入{_TO.get(e.to, e.to)}"
-
-
-@sentence(BackroomsUnitExplored)
-def _unit_explored(e: BackroomsUnitExplored, n: Name) -> str:
-    return f"{e.piece}进行探索"
-
-
-@sentence(BackroomsPieceStunned)
-def _piece_stunned(e: BackroomsPieceStunned, n: Name) -> str:
-    return f"{e.piece}被眩晕"
