@@ -546,6 +546,20 @@ def test_undo_restores_the_exact_state_and_the_log_folds_to_it():
     assert g.state == before and fold(g.events) == before and len(g.events) == n
 
 
+def test_a_board_with_pieces_survives_the_snapshot_codec():
+    from engine.tracker import codec
+    from engine.tracker.state import State
+
+    g = game()
+    g.do("summon", card="grunt")
+    g.do("equip", card="torch", unit="A2")
+    g.do("summon", card="trick", special=True)
+    g.next_to(11, "draw")                      # a cut: the outposts wait in ``cut_out``
+    assert g.state.cut_out
+    text = codec.canonical(codec.encode(g.state))
+    assert codec.decode(json.loads(text), State) == g.state
+
+
 # ---------------------------------------------------------------------------- what players read
 
 
