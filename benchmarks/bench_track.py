@@ -2,7 +2,7 @@
 
 Run on demand (not part of the tests)::
 
-    .venv/bin/python benchmarks/bench_track.py [--runs 20] [--entries 300] [--game backrooms]
+    .venv/bin/python benchmarks/bench_track.py [--runs 20] [--entries 300] [--game backrooms] [--before DIR]
 
 1. Sets up a private data folder and store, and a game with a few hundred log entries (phase
    changes, cost gains, notes), through ``LiveGame`` in this process.
@@ -85,10 +85,16 @@ print(live.id, live.replay.last_seq)
 last_cpu = [0.0]
 
 
-def timed(words: list[str], env: dict[str, str]) -> tuple[float, int]:
-    """Wall time of one command, process start to exit (ms), and its exit code."""
+def timed(words: list[str], env: dict[str, str], before: Path | None = None) -> tuple[float, int]:
+    """Wall time of one command, process start to exit (ms), and its exit code; ``before``: run
+    the cardpress of that source tree instead."""
+    argv = [str(CARDPRESS), *words]
+    if before is not None:
+        argv = [sys.executable, "-c", "import sys; sys.argv[0] = 'cardpress'; from pipeline.cli import main; main()",
+                *words]
+        env = {**env, "PYTHONPATH": str(before)}
     t0 = time.perf_counter()
-    proc = subprocess.Popen([str(CARDPRESS), *words], env=env, cwd=REPO, stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen(argv, env=env, cwd=before or REPO, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = (time.perf_counter() - t0) * 1000.0
@@ -124,16 +130,32 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--entries", type=int, default=300)
     parser.add_argument("--game", default="backrooms")
+    parser.add_argument("--before", type=Path, default=None,
+                        help="a source tree of an older cardpress (e.g. `git archive COMMIT | tar -x -C DIR`): "
+                             "its `cardpress` (pipeline.cli:main) is timed on the same store too")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-track-"))
     try:
         env = setup(folder, args.game, args.entries)
         slow_env = {**env, "CARDPRESS_FAST": "0"}
+        if args.before:
+            # The older tree gets a copy of the store: it may read (and then drop and rewrite) this
+            # tree's snapshots differently, and must not change what the fast path reads.
+            (folder / "before").mkdir()
+            for part in folder.glob("games.sqlite*"):
+                shutil.copy2(part, folder / "before" / part.name)
+            slow_env["CARDPRESS_DB"] = str(folder / "before" / "games.sqlite")
         for _, words in COMMANDS:          # warm-up: bytecode, the checked-definition cache
             timed(words, env)
+            timed(words, slow_env, args.before)
+            if words[1] in ("note", "gain", "next"):
+                timed(["track", "undo"], env)
+                timed(["track", "undo"], slow_env, args.before)
         print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; median of {args.runs} runs, ms")
-        print(f"{'':24} {'wall time':^24}  {'CPU time':^24}")
-        print(f"{'command':24} {'fast':>8} {'typer':>8} {'ratio':>6}  {'fast':>8} {'typer':>8} {'ratio':>6}  exit")
+        other = "before" if args.before else "typer"
+        print(f"{'':24} {'wall time':^24}  {'CPU time':^24}   ({other}: "
+              f"{'the older tree' if args.before else 'the Typer app, CARDPRESS_FAST=0'})")
+        print(f"{'command':24} {'fast':>8} {other:>8} {'ratio':>6}  {'fast':>8} {other:>8} {'ratio':>6}  exit")
         results = []
         for label, words in COMMANDS:
             fast, slow, fast_cpu, slow_cpu, codes = [], [], [], [], set()
@@ -142,12 +164,14 @@ def main() -> int:
                 fast.append(ms)
                 fast_cpu.append(last_cpu[0])
                 codes.add(code)
-                ms, code = timed(words, slow_env)
+                if words[1] in ("note", "gain", "next"):
+                    timed(["track", "undo"], env)   # the game stays where it was
+                ms, code = timed(words, slow_env, args.before)
                 slow.append(ms)
                 slow_cpu.append(last_cpu[0])
                 codes.add(code)
                 if words[1] in ("note", "gain", "next"):
-                    timed(["track", "undo"], env)   # the game stays where it was
+                    timed(["track", "undo"], slow_env, args.before)
             f, s = statistics.median(fast), statistics.median(slow)
             fc, sc = statistics.median(fast_cpu), statistics.median(slow_cpu)
             results.append(f)

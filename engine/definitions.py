@@ -341,8 +341,8 @@ def load_game(game: str | Path) -> GameDefinition:
 #
 # - its name and its recorded key are the key of *this* text under *this* code: a sha256 of the
 #   ``game.yaml`` text, the checked form's version and the source of every module that decides
-#   what a valid definition is (this one, ``model.py``, each game's ``numbers.py``), so an edited
-#   game.yaml or an upgraded cardpress never reads an old cache;
+#   what a valid definition is (this one, ``model.py``, ``limits.py``, the list of games and each
+#   game's ``numbers.py``), so an edited game.yaml or an upgraded cardpress never reads an old cache;
 # - its seal, an HMAC-SHA256 under this machine's key (the one that seals replay snapshots),
 #   matches: a file written by hand or copied from elsewhere is not accepted;
 # - it decodes, field by field, into the record classes the schema modules declare.
@@ -363,7 +363,7 @@ _ENGINE = Path(__file__).resolve().parent
 def _schema_fingerprint() -> str | None:
     """sha256 of the code that decides what a valid definition is (None: sources unreadable)."""
     digest = hashlib.sha256(f"checked-{CHECKED_VERSION}".encode())
-    files = [_ENGINE / "model.py", _ENGINE / "definitions.py",
+    files = [_ENGINE / "model.py", _ENGINE / "definitions.py", _ENGINE / "limits.py", _ENGINE / "games" / "__init__.py",
              *sorted((_ENGINE / "games").glob("*/numbers.py"))]
     try:
         for file in files:
@@ -495,7 +495,7 @@ def read_checked(text: str, path: Path, folder: Path, seal_key: bytes | None) ->
         if inner["key"] != key:
             raise NotChecked("cache of another text")
         defn = _record(inner["definition"])
-    except (OSError, ValueError, KeyError, TypeError, BadChecked) as exc:
+    except (OSError, ValueError, KeyError, TypeError, RecursionError, BadChecked) as exc:
         raise NotChecked(f"no usable cache ({type(exc).__name__})") from None
     if type(defn).__name__ != "GameDefinition" or not isinstance(defn, GameDefinition):
         raise NotChecked("cache holds something else")
