@@ -367,16 +367,16 @@ def test_an_explored_unit_cannot_attack_be_attacked_or_targeted_and_does_not_shi
     g.next_to(4, "main")
     g.do("explore", unit="侦察员")
     g.next_to(4, "battle")
-    with pytest.raises(IllegalCommand, match="exploring this turn: it cannot attack"):
+    with pytest.raises(IllegalCommand, match="exploring until its owner.s next turn: it cannot attack"):
         g.do("attack", unit="B2", target="A2")
     g.next_to(5, "battle")          # A's turn: the scout explores until B's next turn begins
     assert piece(g, "B2").explored
-    with pytest.raises(IllegalCommand, match="exploring this turn: it cannot be attacked"):
+    with pytest.raises(IllegalCommand, match="exploring until its owner.s next turn: it cannot be attacked"):
         g.do("attack", unit="A2", target="B2")
     for name, args in (("damage", {"player": "B2", "amount": 1}), ("buff", {"piece": "B2", "delta": "+1"}),
                        ("heal", {"piece": "B2", "amount": 1}), ("stun", {"piece": "B2"}),
                        ("destroy", {"piece": "B2"})):
-        with pytest.raises(IllegalCommand, match="exploring this turn: it cannot be"):
+        with pytest.raises(IllegalCommand, match="exploring until its owner.s next turn: it cannot be"):
             g.do(name, **args)
     g.do("attack", unit="A2", target="B1")
     assert piece(g, "B1").hp == 17, "the explorer does not stand before its outpost"
@@ -433,10 +433,10 @@ def test_only_humans_explore_and_the_end_phase_reminds_of_the_optional_search():
         g.do("explore", unit="A2")
     g.do("summon", card="scout")
     g.do("explore", unit="A3")
-    with pytest.raises(IllegalCommand, match="exploring this turn: it cannot explore"):
+    with pytest.raises(IllegalCommand, match="exploring until its owner.s next turn: it cannot explore"):
         g.do("explore", unit="A3")
     g.next_to(1, "battle")
-    with pytest.raises(IllegalCommand, match="exploring this turn: it cannot attack"):
+    with pytest.raises(IllegalCommand, match="exploring until its owner.s next turn: it cannot attack"):
         g.do("attack", unit="A3", target="B1")
     g.next_to(1, "end")
     assert "A3 侦察员探索完成：A可从牌组检索1张道具或装备" in g.state.reminders

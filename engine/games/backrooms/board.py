@@ -113,14 +113,14 @@ def free_slot(state: State, ctx: Context, owner: int, kind: str, wanted: Any) ->
 def targetable(piece: Piece, what: str) -> None:
     """Explored units cannot be attacked or chosen by effects (RULES.md §1)."""
     if piece.explored:
-        raise IllegalCommand(f"{piece.id} {piece.name} is exploring this turn: it cannot be {what}")
+        raise IllegalCommand(f"{piece.id} {piece.name} is exploring until its owner's next turn: it cannot be {what}")
 
 
 def may_act(piece: Piece, what: str) -> None:
     if piece.stunned:
         raise IllegalCommand(f"{piece.id} {piece.name} is stunned this turn: it cannot {what}")
     if piece.explored:
-        raise IllegalCommand(f"{piece.id} {piece.name} is exploring this turn: it cannot {what}")
+        raise IllegalCommand(f"{piece.id} {piece.name} is exploring until its owner's next turn: it cannot {what}")
 
 
 def own_piece(state: State, token: Any) -> Piece:
