@@ -22,13 +22,14 @@ from engine.limits import MAX_IMPORT_BYTES
 from engine.paths import read_bounded
 from engine.tracker import LiveGame, Store
 from engine.live.script import complete, parse_line
-from engine.tracker.core import commands_of
-from engine.tracker.kit import CommandSpec, Param, declared_commands, fill, shipped_numbers
+from engine.games import load_all
+from engine.tracker.core import CORE, commands_of
+from engine.tracker.kit import CommandSpec, Param, fill, shipped_numbers
 from engine.tracker.session import FIRST_RANDOM, GAME_ENV, activity_time, import_game, intact_export, parse_log
 
 from .atomic import atomic_write, reason_of
-from .track_view import (Failed, board, command_lines, default_db, log_json_text, log_text, open_live, opened_store,
-                         outcome_lines, run_declared, status_json_text)
+from .track_view import (Failed, NotRead, board, default_db, log_json_text, log_text, open_live, opened_store,
+                         outcome_lines, read_words, run_declared, status_json_text)
 
 app = typer.Typer(
     help="Track a live game at the table: turns, phases, resources, reminders, undo and a log that never loses a game.",
@@ -329,15 +330,65 @@ def _declared_command(spec: CommandSpec, numbers: dict[str, Any]) -> Callable[..
     return command
 
 
+def _signature(spec: CommandSpec) -> tuple:
+    """What a command's words read (two games may declare the same words alike, or not)."""
+    return spec.query, tuple((p.name, p.kind, p.option, p.short, p.required, repr(p.default), p.choices, p.minimum)
+                             for p in spec.params)
+
+
+def _shared_command(words: tuple[str, ...], declared: list[tuple[str, CommandSpec]]) -> Callable[..., None]:
+    """A command whose words several games declare with different parameters (``attack UNIT
+    TARGET`` in backrooms, ``attack FIGHTER TARGET --pierce`` in duel): its arguments are read
+    by the declaration of the game the command goes to, once that game is known."""
+
+    def command(ctx: typer.Context,
+                args: Annotated[Optional[list[str]], typer.Argument(metavar="ARGS...", show_default=False,
+                                                                    help="As the game's own declaration reads them.")] = None,
+                db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
+        with _store(db) as store:
+            live = _live(store, game)
+            spec = next((s for s in commands_of(live.ctx).values() if s.words == words), None)
+            if spec is None:
+                live.do(declared[0][1].name)   # refused as every command the game lacks is
+                return
+            if spec.query and op_id is not None:
+                raise typer.BadParameter("a query takes no --op-id", param_hint="--op-id")
+            try:
+                raw = read_words(spec, list(args or []))
+            except NotRead as exc:
+                raise typer.BadParameter(f"{spec.cli_name} ({live.defn.id}): {exc}", ctx=ctx) from None
+            code = run_declared(live, spec, raw, op_id, typer.echo)
+        if code:
+            raise typer.Exit(code)
+
+    usages = []
+    for ruleset, spec in declared:
+        params = " ".join(p.name.upper() if not p.option and p.kind not in ("flag", "tristate")
+                          else f"[{p.flag_name}/--no-{p.flag_name[2:]}]" if p.kind == "tristate"
+                          else f"[{p.flag_name}]" if p.kind == "flag" else f"[{p.flag_name} {p.metavar or 'X'}]"
+                          for p in spec.params)
+        usages.append(f"{ruleset}: {' '.join(words)} {params} — {spec.help_text(shipped_numbers(ruleset))}")
+    examples = "\n\n".join(f"Example: cardpress track {e}" for _, spec in declared for e in spec.examples)
+    command.__doc__ = ("The game decides how its arguments read.\n\n" + "\n\n".join(usages) + "\n\n" + examples)
+    command.__name__ = "_".join(words)
+    return command
+
+
 def _register_declared() -> None:
     groups: dict[str, typer.Typer] = {"chain": chain_app}
-    for ruleset, specs in declared_commands():
-        numbers = shipped_numbers(ruleset)
-        for spec in specs:
-            fn = _declared_command(spec, numbers)
-            target, word = (groups[spec.words[0]], spec.words[1]) if len(spec.words) == 2 else (app, spec.words[0])
-            target.command(word, rich_help_panel=None if target is not app else PANELS.get(ruleset, ruleset),
-                           context_settings=_COMMAND_SETTINGS)(fn)
+    by_words: dict[tuple[str, ...], list[tuple[str, CommandSpec]]] = {}
+    for ruleset, commands in (("core", CORE), *((m.RULESET, m.COMMANDS) for m in load_all())):
+        for spec in commands:
+            by_words.setdefault(spec.words, []).append((ruleset, spec))
+    for words, declared in by_words.items():
+        ruleset, spec = declared[0]
+        if len({_signature(s) for _, s in declared}) == 1:   # one reading of these words: generated as declared
+            fn, panel = _declared_command(spec, shipped_numbers(ruleset)), PANELS.get(ruleset, ruleset)
+        else:
+            fn, panel = _shared_command(words, declared), " · ".join(PANELS.get(r, r) for r, _ in declared)
+        target, word = (groups[words[0]], words[1]) if len(words) == 2 else (app, words[0])
+        target.command(word, rich_help_panel=None if target is not app else panel,
+                       context_settings=_COMMAND_SETTINGS)(fn)
 
 
 # ---------------------------------------------------------------------------- play

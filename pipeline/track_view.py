@@ -187,8 +187,8 @@ _COUNT = re.compile(r"^\d+$")
 _RED, _RESET = "\033[31m", "\033[0m"
 
 
-class _ToTyper(Exception):
-    """This command line is Typer's to read (help, an error Click words, an unknown command)."""
+class NotRead(Exception):
+    """Words a declared command does not read (the Typer app then words the error, as Click does)."""
 
 
 def _echo(text: str, err: bool = False) -> None:
@@ -208,9 +208,10 @@ def _env(name: str) -> str | None:
 
 
 class _Line:
-    """The words after ``track``: common options taken out, the rest left in order."""
+    """The words after ``track``: common options taken out, the rest left in order. ``flags``:
+    options known to take no value."""
 
-    def __init__(self, words: list[str], common: dict[str, str]):
+    def __init__(self, words: list[str], common: dict[str, str], flags: frozenset[str] = frozenset()):
         self.given: dict[str, str] = {}
         self.rest: list[str] = []
         i = 0
@@ -218,22 +219,29 @@ class _Line:
             word = words[i]
             name, eq, value = word.partition("=") if word.startswith("--") else (word, "", "")
             if name in common:
+                before = words[i - 1] if i else ""
+                if (before.startswith("-") and not _NUMBER.match(before) and "=" not in before
+                        and before not in common and before not in flags):
+                    # ``--why -g x``: Click may take this option as the value of the one before.
+                    raise NotRead(f"{name} right after {before}")
                 if not eq:
                     i += 1
                     if i >= len(words):
-                        raise _ToTyper("option needs a value")
+                        raise NotRead("option needs a value")
                     value = words[i]
                 if not value or (value.startswith("-") and not _NUMBER.match(value)):
-                    raise _ToTyper("option value that Click reads otherwise")
+                    raise NotRead("option value that Click reads otherwise")
                 self.given[common[name]] = value
             else:
                 self.rest.append(word)
             i += 1
 
 
-def _parse(spec: "CommandSpec", words: list[str]) -> dict[str, Any]:
-    """The command's words as the Typer command reads them: raw values by parameter, with every
-    default Typer passes (flags as booleans, other defaults as their text)."""
+def read_words(spec: "CommandSpec", words: list[str], common: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """A declared command's words (after its name) as its Typer command reads them: raw values by
+    parameter, with every default Typer passes (flags as booleans, other defaults as their
+    text). ``common`` options (``--db X``…) are skipped with their value. Raises ``NotRead``
+    with what Click would object to; a value is never taken that Click might read as an option."""
     options: dict[str, tuple["Param", bool | None]] = {}
     for p in spec.params:
         if p.kind in ("flag", "tristate"):
@@ -253,26 +261,27 @@ def _parse(spec: "CommandSpec", words: list[str]) -> dict[str, Any]:
         word = words[i]
         if word.startswith("-") and not _NUMBER.match(word):
             name, eq, value = word.partition("=") if word.startswith("--") else (word, "", "")
-            if name not in options:
-                raise _ToTyper("unknown option")
-            param, flag = options[name]
+            if name not in options and name not in common:
+                raise NotRead(f"no such option: {name}")
+            param, flag = options.get(name, (None, None))
             if flag is not None:
                 if eq:
-                    raise _ToTyper("a flag with a value")
+                    raise NotRead(f"option {name} does not take a value")
                 raw[param.name] = flag
             else:
                 if not eq:
                     i += 1
                     if i >= len(words):
-                        raise _ToTyper("option needs a value")
+                        raise NotRead(f"option {name} requires a value")
                     value = words[i]
                 if value.startswith("-") and not _NUMBER.match(value):
-                    raise _ToTyper("option value that Click reads otherwise")
-                raw[param.name] = value
+                    raise NotRead(f"option {name} requires a value, not {value!r}")
+                if param is not None:
+                    raw[param.name] = value
         else:
             slot = next((p for p in positional if p.name not in raw), None)
             if slot is None:
-                raise _ToTyper("extra argument")
+                raise NotRead(f"unexpected extra argument ({word})")
             raw[slot.name] = word
         i += 1
     for p in spec.params:
@@ -281,7 +290,7 @@ def _parse(spec: "CommandSpec", words: list[str]) -> dict[str, Any]:
         if p.kind == "flag":
             raw[p.name] = bool(p.default)
         elif p.required and not p.option and p.kind != "tristate":
-            raise _ToTyper("missing argument")
+            raise NotRead(f"missing argument {p.name.upper()}")
         elif not p.required and p.default is not None:
             raw[p.name] = p.default if p.kind == "tristate" else str(p.default)
     return raw
@@ -295,7 +304,7 @@ def _declared(live: "LiveGame", words: list[str]) -> tuple["CommandSpec", list[s
         n = len(spec.words)
         if list(spec.words) == words[:n]:
             return spec, words[n:]
-    raise _ToTyper("not a command of this game")
+    raise NotRead("not a command of this game")
 
 
 def fast_track(argv: list[str]) -> int | None:
@@ -316,7 +325,7 @@ def fast_track(argv: list[str]) -> int | None:
     engine.CHECKED_RECORDS = True
     try:
         return _fast(argv[1:])
-    except _ToTyper:
+    except NotRead:
         _full_path()
     except KeyboardInterrupt:
         _error_plain("interrupted: nothing half-written was kept")
@@ -352,21 +361,21 @@ def _fast(words: list[str]) -> int:
         common["--op-id"] = "op_id"
     if command == "log":
         common["--tail"] = "tail"
-    line = _Line(words, common)
+    line = _Line(words, common, frozenset({"--json"}) if command in ("status", "log") else frozenset())
     rest = line.rest[1:]
     flags = {w for w in rest if w == "--json"} if command in ("status", "log") else set()
     rest = [w for w in rest if w not in flags]
     steps = 1
     if command in ("status", "log", "redo") and rest:
-        raise _ToTyper("extra argument")
+        raise NotRead("extra argument")
     if command == "undo":
         if len(rest) > 1 or (rest and (not _COUNT.match(rest[0]) or int(rest[0]) < 1)):
-            raise _ToTyper("Click checks the steps")
+            raise NotRead("Click checks the steps")
         steps = int(rest[0]) if rest else 1
     tail = 0
     if "tail" in line.given:
         if not _COUNT.match(line.given["tail"]):
-            raise _ToTyper("Click reads the tail")
+            raise NotRead("Click reads the tail")
         tail = int(line.given["tail"])
     db_text = line.given.get("db") or _env(DB_ENV)
     db = Path(db_text) if db_text else None
@@ -379,10 +388,12 @@ def _fast(words: list[str]) -> int:
             # commands read it, so what opening says waits until the line is known to be good.
             live = open_live(store, game, notes.append)
             if command not in ("status", "log", "undo", "redo"):
-                spec, after = _declared(live, line.rest)
+                # Read from the words as typed, common options included: a word Click would take
+                # as an option's value (``--why -g``) must stop the fast path, not be read twice.
+                spec, after = _declared(live, words)
                 if spec.query and op_id is not None:
-                    raise _ToTyper("a query takes no --op-id")
-                raw = _parse(spec, after)
+                    raise NotRead("a query takes no --op-id")
+                raw = read_words(spec, after, frozenset(common))
             for text in notes:
                 _echo(text, err=True)
             if command == "status":

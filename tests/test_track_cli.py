@@ -149,3 +149,16 @@ def test_every_command_has_help_with_an_example():
     walk(group, [])
     assert {"new", "status", "next", "undo", "redo", "log", "list", "resume", "export", "import", "play",
             "chain push", "spend", "life", "sanity"} <= set(names)
+
+
+def test_words_two_games_declare_differently_are_read_by_the_games_own_declaration(db):
+    """backrooms declares ``attack UNIT TARGET``, duel ``attack FIGHTER TARGET --pierce`` (ridm and
+    duel both ``move``): the CLI read them all by whichever game declared the words first, so a
+    duel attack reached duel's rules as ``unit=…`` (refused: no parameter unit)."""
+    run(db, "new", "duel", "-p", "A,B")
+    result = run(db, "attack", "A1", "B1", "--pierce")
+    assert result.exit_code == 1 and "no attacking fighter 'A1'" in result.output, result.output
+    result = run(db, "attack", "A1")
+    assert result.exit_code == 2 and "attack (duel): missing argument TARGET" in result.output
+    help_text = runner.invoke(app, ["attack", "--help"]).output
+    assert "backrooms: attack UNIT TARGET" in help_text and "duel: attack FIGHTER TARGET" in help_text

@@ -74,6 +74,7 @@ def same(db: Path, *words: str) -> tuple[int, str, str, set[str]]:
     ("track", "spend", "A", "999"),            # refused by the rules: exit 1, error on stderr
     ("track", "spend", "A", "x"),              # a bad argument the declaration refuses: exit 1
     ("track", "gain", "A", "-3"),              # a negative number, not an option
+    ("track", "attack", "A9", "B9"),           # words duel declares too, read by backrooms' declaration
 ])
 def test_fast_and_typer_print_the_same_and_fast_skips_typer_and_pydantic(db, words):
     code, out, err, loaded = same(db, *words)
@@ -85,6 +86,8 @@ def test_fast_and_typer_print_the_same_and_fast_skips_typer_and_pydantic(db, wor
 @pytest.mark.parametrize("words", [
     ("track", "spend", "A"),                   # missing argument: Click's usage and exit 2
     ("track", "gain", "A", "1", "--bogus"),
+    ("track", "attack", "A9"),                 # the game's declaration says what is missing
+    ("track", "spend", "A", "1", "--why", "-g", "x"),   # Click takes -g as the reason: so must we
     ("track", "status", "--help"),
     ("track", "nope"),                          # no such command
     ("track", "life", "A", "-3"),              # another game's command: the rules refuse it
