@@ -12,7 +12,7 @@ import json
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from engine.games.ridm import board
 from engine.games.ridm.events import SanityChanged
@@ -90,6 +90,25 @@ class RidmBoardMachine(RuleBasedStateMachine):
         self.g = InlineGame("ridm", decks={"A": DECK, "B": DECK}, cards=CARDS)
         self.done = [self.g.state]
         self.cap = {z: board.capacity(self.g.ctx, z) for z in (board.DEPLOY, board.ACTION)}
+
+    @initialize(opening=st.sampled_from(["empty", "at the gate", "inside", "both in front"]))
+    def opening(self, opening):
+        """Random play seldom walks an operator three zones: some runs start with one at the gate
+        of B's deploy zone, or inside it."""
+        if opening == "empty":
+            return
+        g = self.g
+        g.next_to(1, "main")
+        g.do("deploy", player="A", operator="scout")
+        if opening == "both in front":
+            g.next_to(2, "main")
+            g.do("deploy", player="B", operator="twin")
+        steps = ((3, "action"), (5, "enemy-action")) + (((7, "enemy-deploy"),) if opening == "inside" else ())
+        for turn, zone in steps:
+            g.next_to(turn, "main")
+            g.do("move", operator="A1", zone=zone)
+        g.history.clear()  # the opening is where the run starts: undo stops here
+        self.done = [g.state]
 
     @rule(command=st.data())
     def act(self, command):
