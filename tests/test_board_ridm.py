@@ -540,3 +540,34 @@ def test_status_json_lists_every_operator():
     ops = board(g)["operators"]
     assert [(o["id"], o["owner"], o["side"], o["zone"]) for o in ops] == [("A1", "A", "A", "deploy"), ("B1", "B", "B", "deploy")]
     assert board(g)["players"][0]["operators"] == ["A1"]
+
+
+# ---------------------------------------------------------------------------- what card effects allow
+
+
+def test_an_extra_attack_by_a_card_effect_does_not_use_the_turns_attack():
+    g = facing("blade", "wall")
+    out = g.do("fight", attacker="A1", defender="B1", by_effect=True)  # 陈's talent, 一刀两断…
+    assert out[0].reason == "A1 剑士攻击B1 铁壁（卡牌效果追加攻击，不计次数）"
+    assert piece(g, "A1").acted_turn != g.state.turn and piece(g, "B1").block == 2
+    g.do("fight", attacker="A1", defender="B1")                       # the turn's own attack
+    with pytest.raises(IllegalCommand, match="already attacked or moved"):
+        g.do("fight", attacker="A1", defender="B1")
+
+
+def test_an_effect_may_let_an_operator_move_on_its_deploy_turn():
+    g = at(game(), 1)
+    g.do("deploy", player="A", operator="scout")
+    g.do("move", operator="A1", zone="action", by_effect=True)         # 推进之王's talent
+    assert piece(g, "A1").zone == "action"
+    with pytest.raises(IllegalCommand, match="already attacked or moved"):
+        g.do("fight", attacker="A1", defender="A1")
+
+
+def test_an_effect_may_return_an_operator_that_is_not_routed():
+    g = at(game(), 1)
+    g.do("deploy", player="A", operator="scout")
+    with pytest.raises(IllegalCommand, match="only a routed operator can be withdrawn"):
+        g.do("withdraw", operator="A1")
+    g.do("withdraw", operator="A1", by_effect=True)                    # 战术撤离
+    assert piece(g, "A1") is None and g.state.players[0].prep == ("斥候",)

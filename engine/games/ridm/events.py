@@ -108,6 +108,8 @@ class OperatorAttacked(Event):
     attack: int
     defense: int
     target_attack: int
+    #: False for an attack a card effect grants beyond the turn's one (陈's talent, 一刀两断).
+    counted: bool = True
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

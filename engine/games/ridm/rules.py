@@ -19,8 +19,10 @@ replacing and taking from the preparation zone are also allowed in the end phase
 At the end of each turn (leaving the end phase): the active player's skill timers tick and the
 skills at ≤ 0 go to the discard; the active player's routed operators still on the board go to
 the discard (their skills with them); then every player with an opposing operator in their deploy
-zone loses sanity — read from the board. Sanity 0 or less loses. Card effects are commands too
-(``deploy --by-effect``, ``adjust``, ``sanity``): the rules cannot know them.
+zone loses sanity — read from the board. Sanity 0 or less loses. Card effects are commands too,
+since the rules cannot know them: ``deploy --by-effect`` (not the turn's deployment, any own zone),
+``fight --by-effect`` (an extra attack), ``move --by-effect`` (on the deploy turn), ``withdraw
+--by-effect`` (routed or not), ``adjust`` (attack, defense, block) and ``sanity``.
 """
 
 from __future__ import annotations
@@ -232,25 +234,28 @@ def _mine_now(state: State, ctx: Context, o: RidmOperator, what: str, phases: tu
     require_phase(state, ctx, phases, what)
 
 
-def _can_act(state: State, o: RidmOperator, what: str) -> None:
+def _can_act(state: State, o: RidmOperator, what: str, once: bool = True) -> None:
+    """Refuse a routed operator; with ``once``, one that already attacked or moved this turn."""
     if o.routed:
         raise IllegalCommand(f"{_label(o)} is routed: it can neither move nor attack (withdraw or replace it)")
-    if o.acted_turn == state.turn:
+    if once and o.acted_turn == state.turn:
         raise IllegalCommand(f"{_label(o)} has already attacked or moved this turn (once per turn: attack or move)")
 
 
 @COMMANDS.command(Param.piece("operator", "Operator piece (A1) or its codename.", label="干员"),
                   Param("zone", "choice", "Zone one step along the lane (relative to the operator's owner).",
                         choices=tuple(board.ZONE_WORDS)),
-                  label="移动干员", labels={'zone': '目标区域'},
+                  Param("by_effect", "flag", "A card effect lets it move on the turn it was deployed (推进之王).",
+                        False, option=True),
+                  label="移动干员", labels={'zone': '目标区域', 'by_effect': '卡牌效果'},
                   help="Move an operator one zone instead of attacking (not on the turn it was deployed). "
                        "Lane: deploy — action — enemy-action — enemy-deploy.",
                   examples=("move A1 action", "move A1 enemy-deploy"))
-def move(state: State, ctx: Context, operator: str, zone: str) -> list[kev.Event]:
+def move(state: State, ctx: Context, operator: str, zone: str, by_effect: bool = False) -> list[kev.Event]:
     o = board.operator(state, operator)
     _mine_now(state, ctx, o, "move", _acting(ctx))
     _can_act(state, o, "move")
-    if o.deployed_turn == state.turn:
+    if o.deployed_turn == state.turn and not by_effect:
         raise IllegalCommand(f"{_label(o)} was deployed this turn: it may attack but not move until your next turn")
     to = board.destination(state, o, zone)
     if to == (o.side, o.zone):
@@ -263,12 +268,15 @@ def move(state: State, ctx: Context, operator: str, zone: str) -> list[kev.Event
                              reason=f"移动1格：{board.where(state, o)}→{state.players[to[0]].name}的{board.ZONE_NAMES[to[1]]}")]
 
 
-def exchange(state: State, ctx: Context, attacker: RidmOperator, defender: RidmOperator) -> list[kev.Event]:
+def exchange(state: State, ctx: Context, attacker: RidmOperator, defender: RidmOperator,
+             counted: bool = True) -> list[kev.Event]:
     """The events of ``attacker`` attacking ``defender`` by the combat rules, from current values."""
     loss = ctx.numbers.block_loss
     atk, d, t = attacker.attack, defender.defense, defender.attack
+    extra = "" if counted else "（卡牌效果追加攻击，不计次数）"
     out: list[kev.Event] = [ev.OperatorAttacked(attacker=attacker.id, defender=defender.id, attack=atk, defense=d,
-                                                target_attack=t, reason=f"{_label(attacker)}攻击{_label(defender)}")]
+                                                target_attack=t, counted=counted,
+                                                reason=f"{_label(attacker)}攻击{_label(defender)}{extra}")]
     if atk < d:
         loser, why = attacker, f"攻击{atk} < 防御{d}：进攻失败"
         routs = False
@@ -287,21 +295,23 @@ def exchange(state: State, ctx: Context, attacker: RidmOperator, defender: RidmO
 
 @COMMANDS.command(Param.piece("attacker", "Your operator that attacks (A1).", label="攻击者"),
                   Param.piece("defender", "The opposing operator it attacks (B2).", label="被攻击者"),
-                  label="干员攻击",
+                  Param("by_effect", "flag", "An extra attack a card effect grants (not the turn's one).", False,
+                        option=True),
+                  label="干员攻击", labels={'by_effect': '卡牌效果'},
                   help="An operator attacks an opposing one, once per turn instead of moving: attack < defense → "
                        "the attacker loses {n.block_loss} block; otherwise the defender does, and is routed when "
                        "attack > its attack + defense. Block 0 also routes.",
                   examples=("fight A1 B1",))
-def fight(state: State, ctx: Context, attacker: str, defender: str) -> list[kev.Event]:
+def fight(state: State, ctx: Context, attacker: str, defender: str, by_effect: bool = False) -> list[kev.Event]:
     a = board.operator(state, attacker, "attacker")
     _mine_now(state, ctx, a, "attack", _acting(ctx))
-    _can_act(state, a, "attack")
+    _can_act(state, a, "attack", once=not by_effect)
     d = board.operator(state, defender, "defender")
     if d.owner == a.owner:
         raise IllegalCommand(f"{_label(a)} cannot attack {_label(d)}: both are {state.players[a.owner].name}'s")
     if d.routed:
         raise IllegalCommand(f"{_label(d)} is already routed")
-    return exchange(state, ctx, a, d)
+    return exchange(state, ctx, a, d, counted=not by_effect)
 
 
 @COMMANDS.command(Param.count("attack", "Attacker's attack.", minimum=0),
@@ -334,12 +344,18 @@ def _routed_mine(state: State, ctx: Context, token: str, what: str, done: str) -
 
 
 @COMMANDS.command(Param.piece("operator", "Your routed operator (A1).", label="干员"),
-                  label="撤退干员", help="On your turn, withdraw a routed operator to the preparation zone.",
-                  examples=("withdraw A1",))
-def withdraw(state: State, ctx: Context, operator: str) -> list[kev.Event]:
-    o = _routed_mine(state, ctx, operator, "withdraw", "withdrawn")
-    return [*_skill_leaves(state, o, "干员离场，技能送去弃置区"),
-            ev.OperatorLeft(piece=o.id, to="prep", reason=f"撤退横置干员{_label(o)}至准备区")]
+                  Param("by_effect", "flag", "A card effect returns it, routed or not (战术撤离).", False, option=True),
+                  label="撤退干员", labels={'by_effect': '卡牌效果'},
+                  help="On your turn, withdraw a routed operator to the preparation zone.",
+                  examples=("withdraw A1", "withdraw A2 --by-effect"))
+def withdraw(state: State, ctx: Context, operator: str, by_effect: bool = False) -> list[kev.Event]:
+    if by_effect:
+        o = board.operator(state, operator)
+        why = f"卡牌效果：{_label(o)}放回准备区"
+    else:
+        o = _routed_mine(state, ctx, operator, "withdraw", "withdrawn")
+        why = f"撤退横置干员{_label(o)}至准备区"
+    return [*_skill_leaves(state, o, "干员离场，技能送去弃置区"), ev.OperatorLeft(piece=o.id, to="prep", reason=why)]
 
 
 @COMMANDS.command(Param.piece("operator", "Your routed operator (A1).", label="干员"),

@@ -110,7 +110,7 @@ def _moved(s: State, e: OperatorMoved) -> State:
 
 @reducer(OperatorAttacked)
 def _attacked(s: State, e: OperatorAttacked) -> State:
-    return change_piece(s, e.attacker, acted_turn=s.turn)
+    return change_piece(s, e.attacker, acted_turn=s.turn) if e.counted else s
 
 
 @reducer(BlockLost)
