@@ -172,55 +172,48 @@ def test_a_moved_folder_game_reads_its_stored_definition_on_both_paths(game_copy
     assert code == 0 and "游戏文件夹已不存在" in out and "game runs on" not in err
 
 
+#: Field by field as plain data, for pydantic models and for checked records alike (run in both).
+PLAIN = """
+def plain(value):
+    if isinstance(value, Model):
+        return {"class": type(value).__qualname__,
+                **{k: plain(getattr(value, k)) for k in type(value).model_fields if k != "folder"}}
+    if isinstance(value, (tuple, list)):
+        return [type(value).__name__, [plain(v) for v in value]]
+    if isinstance(value, dict):
+        return [list(value), {k: plain(v) for k, v in value.items()}]   # the order counts too
+    return value
+
+
+def answers(d):
+    return [plain(d), d.terms.label(3, 2), d.phase(d.phases[0].id).name,
+            list(d.fields_of(next(iter(d.card_types))))]
+"""
+
+
 def test_checked_records_equal_the_validated_models():
     """Every shipped game's definition, rebuilt from the cache as records (no pydantic), holds the
-    same fields and values as the validated model, and its methods answer alike."""
-    from engine.definitions import Model, load_game
-
-    def plain(value):
-        if isinstance(value, Model):
-            return {"class": type(value).__qualname__,
-                    **{k: plain(getattr(value, k)) for k in type(value).model_fields if k != "folder"}}
-        if isinstance(value, (tuple, list)):
-            return [type(value).__name__, [plain(v) for v in value]]
-        if isinstance(value, dict):
-            return {k: plain(v) for k, v in value.items()}
-        return value
+    same fields and values, in the same order, as the validated model, and its methods answer alike."""
+    from engine.definitions import Model
+    from engine.tracker.session import load_game
 
     games = ("backrooms", "duel", "ridm")
-    for game in games:  # the tracker's load writes each cache
-        from engine.tracker.session import load_game as tracked
-
-        tracked(game)
+    space = {"Model": Model}
+    exec(PLAIN, space)
+    expected = {game: space["answers"](load_game(game)) for game in games}   # the tracker's load caches each
     code = f"""
 import engine, json, sys
 engine.CHECKED_RECORDS = True
 from engine.tracker.session import load_game
 from engine.definitions import Model
-{_source_of(plain)}
-out = {{}}
-for game in {games!r}:
-    d = load_game(game)
-    out[game] = [plain(d), d.terms.label(3, 2), d.phase(d.phases[0].id).name, sorted(d.fields_of(next(iter(d.card_types))))]
-print(json.dumps(out, ensure_ascii=False))
+{PLAIN}
+print(json.dumps({{game: answers(load_game(game)) for game in {games!r}}}, ensure_ascii=False))
 print("pydantic" in sys.modules, file=sys.stderr)
 """
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.strip() == "False"
-    records = json.loads(proc.stdout)
-    for game in games:
-        d = load_game(game)
-        assert records[game] == json.loads(json.dumps(
-            [plain(d), d.terms.label(3, 2), d.phase(d.phases[0].id).name, sorted(d.fields_of(next(iter(d.card_types))))],
-            ensure_ascii=False))
-
-
-def _source_of(fn) -> str:
-    import inspect
-    import textwrap
-
-    return textwrap.dedent(inspect.getsource(fn))
+    assert json.loads(proc.stdout) == json.loads(json.dumps(expected, ensure_ascii=False))
 
 
 def test_a_checked_records_process_never_validates(tmp_path):
