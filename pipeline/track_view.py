@@ -355,6 +355,10 @@ def _error_plain(text: str) -> None:
 
 
 def _fast(words: list[str]) -> int:
+    import sqlite3
+
+    from engine.errors import CardpressError
+
     command = words[0]
     common = {"--db": "db", "--game": "game", "-g": "game"}
     if command in ("undo", "redo") or command not in ("status", "log"):
@@ -381,39 +385,74 @@ def _fast(words: list[str]) -> int:
     db = Path(db_text) if db_text else None
     game = line.given.get("game") or _env("CARDPRESS_GAME")
     op_id = line.given.get("op_id")
-    notes: list[str] = []
+    out = _Output()
     try:
         with opened_store(db) as store:
-            # Typer reads the whole command line before the game is opened; here the game's own
-            # commands read it, so what opening says waits until the line is known to be good.
-            live = open_live(store, game, notes.append)
-            if command not in ("status", "log", "undo", "redo"):
-                # Read from the words as typed, common options included: a word Click would take
-                # as an option's value (``--why -g``) must stop the fast path, not be read twice.
-                spec, after = _declared(live, words)
-                if spec.query and op_id is not None:
-                    raise NotRead("a query takes no --op-id")
-                raw = read_words(spec, after, frozenset(common))
-            for text in notes:
-                _echo(text, err=True)
-            if command == "status":
-                _echo(status_json_text(live) if flags else board(live))
-            elif command == "log":
-                _echo(log_json_text(live, tail) if flags else log_text(live, tail or None))
-            elif command in ("undo", "redo"):
-                for k in range(steps):
-                    if command == "undo":
-                        outcome = live.undo(f"{op_id}:{k}" if op_id else None)
-                    else:
-                        outcome = live.redo(op_id)
-                    for text in outcome_lines(live, outcome):
-                        _echo(text)
-            else:
-                return run_declared(live, spec, raw, op_id, _echo)
+            live = before = None
+            try:
+                # Typer reads the whole command line before the game is opened; here the game's
+                # own commands read it, so what opening says waits for the first thing printed.
+                live = open_live(store, game, out.note)
+                if command not in ("status", "log", "undo", "redo"):
+                    # Read from the words as typed, common options included: a word Click would
+                    # take as an option's value (``--why -g``) must stop the fast path, not be read twice.
+                    spec, after = _declared(live, words)
+                    if spec.query and op_id is not None:
+                        raise NotRead("a query takes no --op-id")
+                    raw = read_words(spec, after, frozenset(common))
+                before = store.last_seq(live.id)
+                if command == "status":
+                    out(status_json_text(live) if flags else board(live))
+                elif command == "log":
+                    out(log_json_text(live, tail) if flags else log_text(live, tail or None))
+                elif command in ("undo", "redo"):
+                    for k in range(steps):
+                        if command == "undo":
+                            outcome = live.undo(f"{op_id}:{k}" if op_id else None)
+                        else:
+                            outcome = live.redo(op_id)
+                        for text in outcome_lines(live, outcome):
+                            out(text)
+                else:
+                    return run_declared(live, spec, raw, op_id, out)
+            except (NotRead, CardpressError, OSError, sqlite3.Error):
+                raise
+            except Exception as exc:
+                # Not a refusal: a bug, or something the checked records lack. While nothing is
+                # printed or stored yet, the full path runs the command instead, and says which.
+                if not out.printed and (live is None or before is None or store.last_seq(live.id) == before):
+                    raise NotRead(f"{type(exc).__name__} on the fast path") from exc
+                raise
     except Failed as exc:
-        _error(str(exc))
+        out.error(str(exc))
         return 1
     return 0
+
+
+class _Output:
+    """stdout and stderr of a fast command, with the notes opening the game gave held back until
+    the first line is printed (Typer prints them before running the command, after reading it)."""
+
+    def __init__(self) -> None:
+        self.notes: list[str] = []
+        self.printed = False
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    def _flush_notes(self) -> None:
+        self.printed = True
+        for text in self.notes:
+            _echo(text, err=True)
+        self.notes.clear()
+
+    def __call__(self, text: str) -> None:
+        self._flush_notes()
+        _echo(text)
+
+    def error(self, message: str) -> None:
+        self._flush_notes()
+        _error(message)
 
 
 def _full_path() -> None:

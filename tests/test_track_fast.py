@@ -247,3 +247,30 @@ def test_a_bad_game_yaml_gives_the_same_error_on_both_paths(game_copy, tmp_path)
     fast = cardpress(db, "track", "new", str(folder), "--players", "A", "B")
     assert fast[:3] == typer_app(db, "track", "new", str(folder), "--players", "A", "B")
     assert fast[0] == 1 and "starting_lives" in fast[2]
+
+
+def _failing_in_records(name: str) -> str:
+    """An entry point whose ``track_view.NAME`` fails only with checked records (as a rule using
+    something records lack would)."""
+    return (f"import sys, engine\nimport pipeline.track_view as tv\nreal = tv.{name}\n"
+            f"def broken(*args, **kwargs):\n    if engine.CHECKED_RECORDS:\n"
+            f"        raise AttributeError('not on a checked record')\n    return real(*args, **kwargs)\n"
+            f"tv.{name} = broken\nsys.argv[0] = 'cardpress'\nfrom pipeline import main\nmain()")
+
+
+def test_an_unexpected_error_before_anything_is_stored_reruns_on_the_full_path(db):
+    env = {**os.environ, "CARDPRESS_DB": str(db)}
+    env.pop("CARDPRESS_GAME", None)
+    proc = subprocess.run([sys.executable, "-c", _failing_in_records("board"), "track", "status"], env=env,
+                          cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr) == typer_app(db, "track", "status")
+
+
+def test_an_unexpected_error_after_a_command_is_stored_is_reported_not_repeated(db):
+    env = {**os.environ, "CARDPRESS_DB": str(db)}
+    env.pop("CARDPRESS_GAME", None)
+    proc = subprocess.run([sys.executable, "-c", _failing_in_records("command_lines"), "track", "note", "一次"],
+                          env=env, cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "internal error (AttributeError: not on a checked record)" in proc.stderr
+    log = json.loads(typer_app(db, "track", "log", "--json")[1])
+    assert [entry["title"] for entry in log].count("备注 内容一次") == 1
