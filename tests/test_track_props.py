@@ -25,6 +25,8 @@ from engine.tracker.state import State
 PLAYERS = st.sampled_from(["A", "B", "a", "2", "C"])
 SMALL = st.integers(-2, 12)
 BIG = st.integers(-1, 25)
+#: Piece ids, those on the board and those never made, so look-ups fail as well as succeed.
+PIECES = st.sampled_from(["A1", "A2", "A3", "B1", "B2", "B3", "C1"])
 
 
 def cmd(command: str, weight: int = 1, /, **args) -> list:
@@ -40,26 +42,35 @@ COMMANDS = {
         *cmd("chain_push", player=PLAYERS, text=st.sampled_from(["弃牌", "无效", ""]),
              negates=st.sampled_from([None, 1, 2, 4])),
         *cmd("chain_negate", link=st.integers(0, 3)), *cmd("chain_resolve", one=st.booleans()),
+        *cmd("summon", 3, card=st.sampled_from(["笑魇", "猎犬", "M.E.G.探员", "杏仁水", "嗡鸣"]), player=PLAYERS),
+        *cmd("equip", card=st.sampled_from(["撬棍", "手电筒"]), unit=PIECES),
+        *cmd("attack", 3, unit=PIECES, target=PIECES), *cmd("heal", piece=PIECES, amount=SMALL),
+        *cmd("explore", unit=PIECES), *cmd("destroy", piece=PIECES),
     ],
     "duel": [
         *cmd("next", 6), *cmd("draw", player=PLAYERS, cards=st.integers(0, 3)),
         *cmd("draw_skill", player=PLAYERS, kind=st.sampled_from(["draw1", "fill", "x"])),
         *cmd("skill", 2, player=PLAYERS, kind=st.sampled_from(["send2", "send3", "sendall", "pierce", "y"])),
-        *cmd("descend", 3, player=PLAYERS, rank=st.integers(-1, 3)), *cmd("rank_up", player=PLAYERS, rank=st.integers(0, 4)),
-        *cmd("slain", player=PLAYERS, fighters=st.integers(0, 3), assists=st.integers(0, 2)),
+        *cmd("descend", 3, player=PLAYERS, card=st.sampled_from(["侦察鹰", "野战炮手", "外门剑修", "盾卫伍长"]),
+             guard=st.booleans()),
+        *cmd("rank_up", player=PLAYERS, card=st.sampled_from(["野战炮手", "外门剑修"]), fighter=PIECES),
+        *cmd("assist", player=PLAYERS, card=st.sampled_from(["侦察鹰", "火线工兵"]), fighter=PIECES),
+        *cmd("attack", 3, fighter=PIECES, target=PIECES, pierce=st.sampled_from([None, True, False])),
+        *cmd("slain", piece=PIECES),
         *cmd("move", player=PLAYERS, source=st.sampled_from(["deck", "hand", "field", "netherworld", "sky"]),
              dest=st.sampled_from(["deck", "hand", "netherworld"]), cards=st.integers(0, 12)),
         *cmd("life", 2, player=PLAYERS, delta=st.integers(-8, 3)), *cmd("battle", 2, player=PLAYERS, amount=st.integers(-1, 9)),
     ],
     "ridm": [
         *cmd("next", 6), *cmd("sanity", player=PLAYERS, delta=st.integers(-1, 1)),
-        *cmd("deploy", 2, player=PLAYERS, operator=st.sampled_from(["能天使", "德克萨斯"]), by_effect=st.booleans()),
+        *cmd("deploy", 2, player=PLAYERS, operator=st.sampled_from(["陈", "德克萨斯", "银灰"]), by_effect=st.booleans()),
+        *cmd("move", 2, operator=PIECES, zone=st.sampled_from(["deploy", "action", "enemy-action", "enemy-deploy"])),
+        *cmd("fight", 2, attacker=PIECES, defender=PIECES), *cmd("withdraw", operator=PIECES),
         *cmd("charge", player=PLAYERS, cards=st.integers(0, 3)),
         *cmd("charge_skill", player=PLAYERS, skill=st.sampled_from(["S1", "S2"])),
         *cmd("activate", 2, player=PLAYERS, skill=st.sampled_from(["S1", "S2"]), operator=st.sampled_from(["能天使", None]),
              duration=st.integers(-1, 3), cost=st.integers(0, 3)),
         *cmd("end_skill", player=PLAYERS, skill=st.sampled_from(["S1", "S2", "能天使"])),
-        *cmd("invade", 2, player=PLAYERS, present=st.sampled_from(["yes", "no", "maybe"])),
         *cmd("action", player=PLAYERS, name=st.just("行动"), requirement=st.integers(-1, 3)),
     ],
 }
@@ -75,7 +86,8 @@ class TrackerMachine(RuleBasedStateMachine):
         self.dir = Path(tempfile.mkdtemp(prefix="track-props-"))
         self.store = Store(self.dir / "g.sqlite")
         kwargs = {"levels": ("L0", "L1")} if self.GAME == "backrooms" else {}
-        self.live = LiveGame.new(self.store, self.GAME, ("A", "B"), cards={}, **kwargs)
+        # The shipped card data, so pieces enter the board and snapshots and undo carry them.
+        self.live = LiveGame.new(self.store, self.GAME, ("A", "B"), **kwargs)
         self.numbers = self.live.defn.rules
         self.done = [self.live.state]      # model: state after each command in effect
         self.undone: list = []             # model: states undone, for redo
@@ -114,9 +126,9 @@ class TrackerMachine(RuleBasedStateMachine):
 
     @rule()
     def replay_from_store(self):
-        again = LiveGame(self.store, self.live.id, cards={})
+        again = LiveGame(self.store, self.live.id)
         assert again.state == self.live.state
-        full = LiveGame(self.store, self.live.id, cards={}, use_snapshots=False)
+        full = LiveGame(self.store, self.live.id, use_snapshots=False)
         assert full.state == self.live.state
         self.live = again if len(self.done) % 2 else full   # carry on from a resumed game
 
@@ -161,7 +173,8 @@ class TrackerMachine(RuleBasedStateMachine):
                 assert p.descents_used <= n.descents_per_turn
                 assert p.in_turn_skills_used <= n.in_turn_skills_per_turn
                 assert p.draw_skills_used <= n.draw_skills_per_turn
-                assert 0 <= p.field <= n.max_fighters and p.hand >= 0 and p.deck >= 0 and p.netherworld >= 0
+                fighters = [x for x in s.pieces_of(s.players.index(p)) if type(x).__name__ == "DuelFighter"]
+                assert len(fighters) <= n.max_fighters and p.hand >= 0 and p.deck >= 0 and p.netherworld >= 0
                 if not s.over:
                     assert p.life > 0 and not p.decked_out
             else:

@@ -81,7 +81,7 @@ def test_resume_replays_the_log_to_the_same_state(tmp_path):
 
 def test_state_is_the_fold_of_the_entries_in_effect(tmp_path):
     live = new_game(tmp_path, "duel")
-    live.do("descend", player="A")
+    live.do("skill", player="A", kind="pierce")
     live.do("life", player="B", delta=-2)
     live.undo()
     events = [e for seq, _ in live.replay.applied for e in live.replay.entries[seq].events]

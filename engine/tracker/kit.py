@@ -300,18 +300,13 @@ class Commands:
 
 
 def declared_commands() -> list[tuple[str, list[CommandSpec]]]:
-    """(owner, its commands) for the core and every ruleset, in a stable order. A command two
-    rulesets both declare (none do today) is offered once, by the first."""
+    """(owner, its commands) for the core and every ruleset, in a stable order. Two games may
+    declare the same words, each its own way (``attack``): each declaration is listed."""
     from ..games import load_all  # the games import this module
     from .core import CORE
 
-    seen: set[str] = set()
-    out = []
-    for owner, commands in (("core", CORE), *((m.RULESET, m.COMMANDS) for m in load_all())):
-        specs = [s for s in commands if s.words not in seen]
-        seen.update(s.words for s in specs)
-        out.append((owner, specs))
-    return out
+    return [(owner, list(commands)) for owner, commands in
+            (("core", CORE), *((m.RULESET, m.COMMANDS) for m in load_all()))]
 
 
 @lru_cache(maxsize=None)
