@@ -144,3 +144,24 @@ def test_piece_ids_are_the_seat_letter_and_a_number_never_reused():
 def test_pick_refuses_nothing_typed():
     with pytest.raises(IllegalCommand, match="none given"):
         pick("  ", ["x"], lambda c: (c,), "thing")
+
+
+def _attributes_read(folder: Path) -> set[str]:
+    read: set[str] = set()
+    for path in folder.glob("*.py"):
+        if path.name != "numbers.py":
+            read |= {node.attr for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                     if isinstance(node, ast.Attribute)}
+    return read
+
+
+@pytest.mark.parametrize("ruleset", rulesets())
+def test_every_number_of_a_game_is_read_by_its_rules(ruleset):
+    """A number in game.yaml that only the rulebook prints would let the tracker disagree with
+    the book (``ridm.charge_per_card`` once changed the book but not the tracker)."""
+    import importlib
+
+    model = importlib.import_module(f"engine.games.{ruleset}.numbers").NUMBERS
+    numbers = set(model.model_fields) - {"ruleset"}
+    unread = numbers - _attributes_read(ROOT / "engine" / "games" / ruleset)
+    assert not unread, f"{ruleset}: game.yaml numbers the tracker never reads: {sorted(unread)}"
