@@ -11,7 +11,7 @@ from engine.tracker import IllegalCommand
 from engine.tracker.state import fold
 
 from test_board_backrooms import CARDS, DECK
-from track_helpers import LEVELS, InlineGame
+from track_helpers import LEVELS, InlineGame, undo_checked
 
 SUMMONABLE = sorted(c for c in DECK if CARDS[c].type in ("entity", "character", "item", "effect"))
 UNITS = sorted(c for c in DECK if CARDS[c].type in ("entity", "character"))
@@ -137,9 +137,7 @@ class BoardMachine(RuleBasedStateMachine):
     @precondition(lambda self: len(self.done) > 1)
     @rule()
     def undo(self):
-        self.g.undo()
-        self.done.pop()
-        assert self.g.state == self.done[-1], "undo did not restore the exact earlier state"
+        undo_checked(self)
 
     # ------------------------------------------------------------------ invariants
 

@@ -18,7 +18,7 @@ from engine.games.duel.state import DuelAssist, DuelFighter
 from engine.tracker import IllegalCommand
 
 from test_board_duel import CARDS, DECK_SIZE, LIST, N
-from track_helpers import InlineGame
+from track_helpers import InlineGame, undo_checked
 
 NAMES = st.sampled_from([c.name for c in CARDS.values()] + ["knight", "无此牌"])
 PLAYERS = st.sampled_from(["A", "B"])
@@ -130,9 +130,7 @@ class DuelBoard(RuleBasedStateMachine):
     @precondition(lambda self: len(self.done) > 1)
     @rule()
     def undo(self):
-        self.g.undo()
-        self.done.pop()
-        assert self.g.state == self.done[-1], "undo did not restore the exact earlier state"
+        undo_checked(self)
 
     @invariant()
     def board_limits_hold(self):

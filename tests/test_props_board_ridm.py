@@ -22,7 +22,7 @@ from engine.tracker import events as kev
 from engine.tracker.state import State, apply, fold
 
 from test_board_ridm import CARDS, DECK
-from track_helpers import InlineGame
+from track_helpers import InlineGame, undo_checked
 
 PLAYERS = st.sampled_from(["A", "B"])
 OPERATOR_CARDS = [c for c in DECK if CARDS[c].type == "operator"] + ["nobody"]
@@ -145,11 +145,7 @@ class RidmBoardMachine(RuleBasedStateMachine):
         self.done.append(after)
 
     def undo(self):
-        if len(self.done) == 1:
-            return
-        self.g.undo()
-        self.done.pop()
-        assert self.g.state == self.done[-1], "undo did not restore the exact earlier state"
+        undo_checked(self)
 
     @invariant()
     def board_limits_hold(self):

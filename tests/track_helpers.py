@@ -122,3 +122,13 @@ class InlineGame:
                 raise AssertionError(f"game ended before turn {turn} {phase}: {self.state.end_reason}")
             self.do("next")
         raise AssertionError(f"never reached turn {turn} {phase}")
+
+
+def undo_checked(machine) -> None:
+    """A state machine's undo step: ``machine.g`` (an ``InlineGame``) steps back, and its state is
+    exactly the one ``machine.done`` (states after each applied command) remembers."""
+    if len(machine.done) == 1:
+        return
+    machine.g.undo()
+    machine.done.pop()
+    assert machine.g.state == machine.done[-1], "undo did not restore the exact earlier state"
