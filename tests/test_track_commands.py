@@ -251,8 +251,8 @@ def test_log_titles_are_in_the_tables_language(tmp_path):
     live.do("chain_push", player="A", text="抽牌", negates=None)
     live.do("roll", faces="coin")
     titles = [line.title for line in log_lines(live)]
-    assert titles[:2] == ["开局", "前哨站受到伤害 B 伤害7 前哨站1（炸弹）"]
-    assert titles[2] == "撤销 #2（前哨站受到伤害 B 伤害7 前哨站1（炸弹））"
+    assert titles[:2] == ["开局", "受到伤害 B 伤害7 前哨站1（炸弹）"]
+    assert titles[2] == "撤销 #2（受到伤害 B 伤害7 前哨站1（炸弹））"
     assert titles[3:] == ["发动效果（连锁） A 效果抽牌", "掷骰 面数coin"]
     for spec in (s for _, specs in declared_commands() for s in specs):
         assert spec.label and all(p.label for p in spec.params), spec.name
@@ -270,3 +270,13 @@ def test_a_special_win_is_declared_with_its_reason_not_as_a_concession():
         assert [type(e).__name__ for e in events] == ["WinDeclared", "GameEnded"]
         assert g.state.over and g.state.winner == 1 and "G.O.I 特殊胜利" in g.state.end_reason
         assert not any(type(e).__name__ == "Conceded" for e in g.events)
+
+
+def test_a_flag_left_at_its_default_is_not_in_the_log_title():
+    backrooms = commands_of(make_context(load_game("backrooms"), cards={}))
+    summon = backrooms["summon"]
+    assert summon.describe_args({"card": "笑魇", "special": False}) == "卡牌笑魇"
+    assert summon.describe_args({"card": "笑魇", "special": True}).startswith("卡牌笑魇 ")
+    duel = commands_of(make_context(load_game("duel"), cards={}))
+    attack = duel["attack"]                               # a tristate: yes and no both say something
+    assert attack.describe_args({"fighter": "A1", "target": "B1", "pierce": False}).endswith("不" + attack.param("pierce").label)

@@ -180,7 +180,8 @@ class CommandSpec:
             elif p.kind == "player":
                 parts.append(str(value))
             elif p.kind in ("flag", "tristate"):
-                if value is True or value is False:
+                # A flag left at its default says nothing (召唤 笑魇, not 召唤 笑魇 不放入特殊放置区).
+                if (value is True or value is False) and value != (False if p.kind == "flag" else p.default):
                     parts.append(p.label if value else f"不{p.label}")
             else:
                 parts.append(f"{p.label}{value}")

@@ -62,7 +62,7 @@ class LogLine:
 
 
 def _title(specs: Mapping[str, CommandSpec], command: str, args: dict[str, Any]) -> str:
-    """A command as players read it: ``前哨站受到伤害 B 伤害7 前哨站1`` (the declaration's labels),
+    """A command as players read it: ``受到伤害 B 伤害7 前哨站1`` (the declaration's labels),
     never a Python name or ``amount=7``."""
     if command == "new":
         return "开局"

@@ -386,7 +386,7 @@ PLAYER_OR_PIECE = Param.player(help="A player (then their outpost --outpost N) o
 
 
 @COMMANDS.command(PLAYER_OR_PIECE, Param.count("amount", "Damage dealt."), OUTPOST_OPTION, Param.why(),
-                  label="前哨站受到伤害", labels={"amount": "伤害", "outpost": "前哨站"},
+                  label="受到伤害", labels={"amount": "伤害", "outpost": "前哨站"},
                   help="Damage a piece, or one of a player's outposts (destroyed at {n.unit_destroyed_at_hp} HP "
                        "or less; {n.outposts_destroyed_to_lose} outposts destroyed or none standing loses).",
                   examples=("damage B 7 --outpost 1", 'damage B2 3 --why "镇静剂"'))
