@@ -165,3 +165,11 @@ def test_every_number_of_a_game_is_read_by_its_rules(ruleset):
     numbers = set(model.model_fields) - {"ruleset"}
     unread = numbers - _attributes_read(ROOT / "engine" / "games" / ruleset)
     assert not unread, f"{ruleset}: game.yaml numbers the tracker never reads: {sorted(unread)}"
+
+
+def test_a_setup_option_a_game_does_not_take_is_refused_by_name():
+    from track_helpers import InlineGame
+
+    with pytest.raises(IllegalCommand, match="--levels is not an option of duel"):
+        InlineGame("duel", levels=("L0",))
+    assert InlineGame("backrooms", levels=("L0", "L1")).state.level_pile == ("L0", "L1")

@@ -62,11 +62,9 @@ MAIN = "main"
 DRAW = "draw"
 
 
-def setup(ctx: Context, players: tuple[str, ...], first: int, levels: tuple[str, ...] = (),
+def setup(ctx: Context, players: tuple[str, ...], first: int,
           decks: Mapping[int, Deck] | None = None) -> list[kev.Event]:
     n = ctx.numbers
-    if levels:
-        raise IllegalCommand("--levels is for backrooms; duel has no levels")
     sizes = tuple((decks[i].size if decks and i in decks else ctx.defn.deck.min_size) - n.opening_hand
                   for i in range(len(players)))
     if min(sizes) < 0:

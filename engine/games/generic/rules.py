@@ -20,10 +20,8 @@ RULESET = "generic"
 COMMANDS = Commands(RULESET)
 
 
-def setup(ctx: Context, players: tuple[str, ...], first: int, levels: tuple[str, ...] = (),
+def setup(ctx: Context, players: tuple[str, ...], first: int,
           decks: Mapping[int, Deck] | None = None) -> list[kev.Event]:
-    if levels:
-        raise IllegalCommand("--levels is for backrooms")
     counters = ctx.numbers.counters
     start = "，".join(f"{c.label}{c.start}" for c in counters.values())
     out: list[kev.Event] = [kev.GameStarted(game=ctx.defn.id, ruleset=RULESET, players=players, first=first,

@@ -48,11 +48,9 @@ STATS = ("attack", "defense", "block")
 STAT_NAMES = {"attack": "攻击", "defense": "防御", "block": "阻挡"}
 
 
-def setup(ctx: Context, players: tuple[str, ...], first: int, levels: tuple[str, ...] = (),
+def setup(ctx: Context, players: tuple[str, ...], first: int,
           decks: Mapping[int, Deck] | None = None) -> list[kev.Event]:
     n = ctx.numbers
-    if levels:
-        raise IllegalCommand("--levels is for backrooms; ridm has no levels")
     return [
         kev.GameStarted(game=ctx.defn.id, ruleset=RULESET, players=players, first=first,
                        starting=(("sanity", n.starting_sanity),), reason=f"开局：理智{n.starting_sanity}"),
