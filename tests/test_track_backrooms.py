@@ -5,14 +5,19 @@ from __future__ import annotations
 import pytest
 
 from engine.tracker import GameOver, IllegalCommand, LiveGame, Store
-from engine.tracker.view import live_status
+from engine.tracker.view import live_status, status_json
 
-from track_helpers import advance_to, event_types, new_game, write_backrooms_game
+from track_helpers import advance_to, event_types, inline_game, new_game, write_backrooms_game
+
+
+def status(live):
+    """The board as ``status --json`` shows it, for a stored game or an inline one."""
+    return live_status(live) if hasattr(live, "replay") else status_json(live.state, live.ctx)
 
 
 def test_setup_starts_turn_one_in_draw_with_cost_five_and_one_outpost_each(tmp_path):
-    live = new_game(tmp_path)
-    s = live_status(live)
+    live = inline_game()
+    s = status(live)
     assert (s["turn"], s["round"], s["phase"], s["active"]) == (1, 1, "draw", "A")
     assert [p["cost"] for p in s["players"]] == [5, 5]
     assert [[o["hp"] for o in p["outposts"]] for p in s["players"]] == [[20], [20]]
@@ -24,7 +29,7 @@ def test_setup_starts_turn_one_in_draw_with_cost_five_and_one_outpost_each(tmp_p
 
 
 def test_prepare_phase_gains_the_turn_number_turn_11_gives_11(tmp_path):
-    live = new_game(tmp_path)
+    live = inline_game()
     advance_to(live, 11, "draw")
     before = live.state.players[0].cost
     out = live.do("next")
@@ -39,14 +44,14 @@ def test_prepare_phase_gains_the_turn_number_turn_11_gives_11(tmp_path):
 
 
 def test_cost_is_never_gained_in_the_opponents_turn(tmp_path):
-    live = new_game(tmp_path)
+    live = inline_game()
     advance_to(live, 2, "main")
     assert live.state.players[0].cost == 5 + 1
     assert live.state.players[1].cost == 5 + 2
 
 
 def test_spending_beyond_the_pool_is_refused_and_changes_nothing(tmp_path):
-    live = new_game(tmp_path)
+    live = new_game(tmp_path)                  # the store too: a refusal writes nothing
     advance_to(live, 1, "main")
     before, seq = live.state, live.replay.last_seq
     with pytest.raises(IllegalCommand, match="has 6 cost; cannot spend 7"):
@@ -58,9 +63,9 @@ def test_spending_beyond_the_pool_is_refused_and_changes_nothing(tmp_path):
 
 
 def test_first_cut_at_first_turn_of_round_6_names_next_level(tmp_path):
-    live = new_game(tmp_path)
+    live = inline_game()
     advance_to(live, 9, "end")
-    assert live_status(live)["rounds_to_cut"] == 1
+    assert status(live)["rounds_to_cut"] == 1
     advance_to(live, 10, "draw")
     assert live.state.level == "Level 0", "no cut in round 5"
     assert any("1回合后切出层级：下一层级是Level 1" in r for r in live.state.reminders)
@@ -69,20 +74,20 @@ def test_first_cut_at_first_turn_of_round_6_names_next_level(tmp_path):
     assert "LevelCut" in event_types(out)
     cut = next(e for e in out.events if type(e).__name__ == "LevelCut")
     assert (cut.cut_out, cut.cut_in) == ("Level 0", "Level 1")
-    s = live_status(live)
+    s = status(live)
     assert (s["turn"], s["round"], s["level"], s["next_level"], s["rounds_to_cut"]) == (11, 6, "Level 1", "Level 2", 5)
     assert any("下一层级是Level 2" in r for r in s["reminders"])
     assert all(p["must_place_outpost"] and p["outposts"] == [] for p in s["players"])
 
 
 def test_two_rounds_before_the_cut_the_reminder_counts_down(tmp_path):
-    live = new_game(tmp_path)
+    live = inline_game()
     advance_to(live, 7, "draw")  # round 4
     assert "2回合后切出层级：下一层级是Level 1" in live.state.reminders
 
 
 def test_level_pile_cycles_and_turn_cannot_end_before_outposts_are_placed(tmp_path):
-    live = new_game(tmp_path, levels=("Level 0", "Level 1"))
+    live = inline_game(levels=("Level 0", "Level 1"))
     advance_to(live, 11, "end")
     with pytest.raises(IllegalCommand, match="must place a new outpost"):
         live.do("next")
@@ -95,7 +100,7 @@ def test_level_pile_cycles_and_turn_cannot_end_before_outposts_are_placed(tmp_pa
 
 
 def test_at_most_three_carries_per_game(tmp_path):
-    live = new_game(tmp_path)
+    live = inline_game()
     for cut_turn in (11, 21, 31):
         advance_to(live, cut_turn, "draw")
         live.do("carry", player="A")
@@ -108,7 +113,7 @@ def test_at_most_three_carries_per_game(tmp_path):
 
 
 def test_outpost_damage_destroys_at_zero_and_none_standing_loses(tmp_path):
-    live = new_game(tmp_path)
+    live = inline_game()
     advance_to(live, 1, "battle")
     live.do("damage", player="B", amount=7)
     assert live.state.players[1].outposts == (13,)
@@ -116,28 +121,28 @@ def test_outpost_damage_destroys_at_zero_and_none_standing_loses(tmp_path):
     assert live.state.players[1].outposts == (15,)
     out = live.do("damage", player="B", amount=15)
     assert event_types(out) == ["OutpostDamaged", "OutpostDestroyed", "GameEnded"]
-    s = live_status(live)
+    s = status(live)
     assert s["over"] and s["winner"] == "A" and "场上没有前哨站" in s["end_reason"]
     with pytest.raises(GameOver):
         live.do("next")
 
 
 def test_three_outposts_destroyed_loses(tmp_path):
-    live = new_game(tmp_path)
+    live = inline_game()
     advance_to(live, 1, "main")
     live.do("place", player="B")
     live.do("place", player="B")
     live.do("place", player="B")
     for _ in range(3):
         live.do("damage", player="B", amount=20)
-    s = live_status(live)
+    s = status(live)
     assert s["over"] and s["winner"] == "A"
     assert "摧毁3座" in s["end_reason"]
     assert s["players"][1]["outposts_destroyed"] == 3 and [o["hp"] for o in s["players"][1]["outposts"]] == [20]
 
 
 def test_chain_example_from_rules_resolves_negation_first_then_discard_does_nothing(tmp_path):
-    live = new_game(tmp_path)
+    live = inline_game()
     advance_to(live, 1, "main")
     live.do("chain_push", player="A", text="对手弃1张牌")
     live.do("chain_push", player="B", text="无效一个效果", negates=1)
@@ -145,14 +150,14 @@ def test_chain_example_from_rules_resolves_negation_first_then_discard_does_noth
     resolved = [(e.link, e.negated) for e in out.events if type(e).__name__ == "ChainLinkResolved"]
     assert resolved == [(2, False), (1, True)]
     assert event_types(out) == ["ChainLinkResolved", "ChainLinkNegated", "ChainLinkResolved", "ChainCleared"]
-    s = live_status(live)
+    s = status(live)
     assert s["chain"] == []
     assert s["last_resolution"][0].startswith("2. 无效一个效果")
     assert "不产生效果" in s["last_resolution"][1]
 
 
 def test_chain_must_be_resolved_before_the_phase_ends_and_bad_links_are_refused(tmp_path):
-    live = new_game(tmp_path)
+    live = inline_game()
     advance_to(live, 1, "main")
     with pytest.raises(IllegalCommand, match="chain is empty"):
         live.do("chain_resolve")
@@ -170,7 +175,7 @@ def test_chain_must_be_resolved_before_the_phase_ends_and_bad_links_are_refused(
 
 
 def test_unknown_player_and_zero_amounts_are_refused(tmp_path):
-    live = new_game(tmp_path)
+    live = inline_game()
     with pytest.raises(IllegalCommand, match="unknown player 'C'"):
         live.do("spend", player="C", amount=1)
     with pytest.raises(IllegalCommand, match="at least 1"):
@@ -180,7 +185,7 @@ def test_unknown_player_and_zero_amounts_are_refused(tmp_path):
 
 
 def test_undo_of_a_phase_change_undoes_what_it_triggered(tmp_path):
-    live = new_game(tmp_path)
+    live = new_game(tmp_path)                  # replayed from the store at the end
     advance_to(live, 10, "end")
     before = live.state
     live.do("next")        # turn 11: cut + reminders
@@ -201,7 +206,7 @@ def test_public_levels_come_from_the_players_decks(tmp_path):
     # Every public level both players brought, shuffled at the start (RULES.md 2026-12), shown face up.
     everyone = ("层级0", "层级1", "层级2", "层级3", "层级4", "层级5")
     assert sorted(live.state.level_pile) == list(everyone)
-    assert live_status(live)["level_pile"] == list(live.state.level_pile)
+    assert status(live)["level_pile"] == list(live.state.level_pile)
     assert live.state.active == 1
     again = LiveGame(Store(tmp_path / "g.sqlite"), live.id, use_snapshots=False)
     assert again.state.level_pile == live.state.level_pile, "a replay never shuffles again"
@@ -242,7 +247,7 @@ def test_deck_check_is_a_rules_api(tmp_path):
 
 
 def test_an_outpost_is_repaired_up_to_its_printed_hp_unless_a_card_says_so(tmp_path):
-    live = new_game(tmp_path)
+    live = inline_game()
     with pytest.raises(IllegalCommand, match="at its full 20 HP"):
         live.do("repair", player="A", amount=3)
     live.do("damage", player="A", amount=5)

@@ -5,21 +5,26 @@ from __future__ import annotations
 import pytest
 
 from engine.tracker import IllegalCommand
-from engine.tracker.view import live_status
+from engine.tracker.view import live_status, status_json
 
-from track_helpers import advance_to, event_types, new_game
+from track_helpers import advance_to, event_types, inline_game, new_game
+
+
+def status(live):
+    """The board as ``status --json`` shows it, for a stored game or an inline one."""
+    return live_status(live) if hasattr(live, "replay") else status_json(live.state, live.ctx)
 
 
 def test_setup_sanity_three_and_start_phase_reminds_to_draw(tmp_path):
-    live = new_game(tmp_path, "ridm")
-    s = live_status(live)
+    live = inline_game("ridm")
+    s = status(live)
     assert [p["sanity"] for p in s["players"]] == [3, 3]
     assert (s["turn"], s["phase"]) == (1, "start")
     assert "A必须从牌组抽1张牌（抽完再进入下一阶段）" in s["reminders"]
 
 
 def test_skill_timer_ticks_at_the_end_of_its_owners_turns_and_expires_on_the_right_turn(tmp_path):
-    live = new_game(tmp_path, "ridm")
+    live = inline_game("ridm")
     advance_to(live, 1, "main")
     live.do("charge", player="A", cards=2)
     live.do("activate", player="A", skill="S2", operator="能天使", duration=2, cost=2)
@@ -28,7 +33,7 @@ def test_skill_timer_ticks_at_the_end_of_its_owners_turns_and_expires_on_the_rig
     assert any("能天使·S2 2T→1T" in r for r in live.state.reminders)
     out = live.do("next")                                   # end of A's turn 1: 2 → 1
     assert "TimerExpired" not in event_types(out)
-    assert live_status(live)["players"][0]["timers"] == [{"operator": "能天使", "skill": "S2", "turns_left": 1}]
+    assert status(live)["players"][0]["timers"] == [{"operator": "能天使", "skill": "S2", "turns_left": 1}]
     advance_to(live, 2, "end")
     out = live.do("next")                                   # B's turn end: A's timer untouched
     assert "TimersTicked" not in event_types(out)
@@ -41,7 +46,7 @@ def test_skill_timer_ticks_at_the_end_of_its_owners_turns_and_expires_on_the_rig
 
 
 def test_skill_values_come_from_card_data(tmp_path):
-    live = new_game(tmp_path, "ridm", cards=None)
+    live = inline_game("ridm", cards=None)
     card = live.ctx.card("amiya-s1")
     if card is None:
         pytest.fail("shipped ridm card data has no amiya-s1 skill")
@@ -56,14 +61,14 @@ def test_skill_values_come_from_card_data(tmp_path):
 
 def test_without_an_operator_on_the_board_no_sanity_is_lost(tmp_path):
     # The hand-set "invade" flag is gone: the check reads the board (tests/test_board_ridm.py).
-    live = new_game(tmp_path, "ridm")
+    live = inline_game("ridm")
     advance_to(live, 5, "start")
-    assert [p["sanity"] for p in live_status(live)["players"]] == [3, 3]
+    assert [p["sanity"] for p in status(live)["players"]] == [3, 3]
     assert not any("SanityChanged" in event_types(e) for e in live.entries())
 
 
 def test_one_active_deployment_and_one_skill_slot_charge_per_turn(tmp_path):
-    live = new_game(tmp_path, "ridm")
+    live = inline_game("ridm")
     advance_to(live, 1, "main")
     live.do("deploy", player="A", operator="德克萨斯")
     with pytest.raises(IllegalCommand, match="1/1 active deployment"):
@@ -79,7 +84,7 @@ def test_one_active_deployment_and_one_skill_slot_charge_per_turn(tmp_path):
 
 
 def test_action_cards_playable_only_at_or_below_their_sanity_requirement(tmp_path):
-    live = new_game(tmp_path, "ridm")
+    live = inline_game("ridm")
     ok, text = live.query("playable", player="A", requirement=2)
     assert not ok and "不能" in text
     with pytest.raises(IllegalCommand, match="不能"):
@@ -90,7 +95,7 @@ def test_action_cards_playable_only_at_or_below_their_sanity_requirement(tmp_pat
 
 
 def test_odds_query_follows_the_combat_rules(tmp_path):
-    live = new_game(tmp_path, "ridm")
+    live = inline_game("ridm")
     assert live.query("odds", attack=2, defense=3, target_attack=1)[1].startswith("攻击2 < 防御3：进攻失败，攻击者失去1点阻挡")
     held = live.query("odds", attack=3, defense=3, target_attack=1)[1]
     assert "被攻击者失去1点阻挡" in held and "击溃" not in held
@@ -107,7 +112,7 @@ def test_charges_per_card_come_from_game_yaml(game_copy, tmp_path):
     text = path.read_text(encoding="utf-8")
     assert "charge_per_card: 1" in text
     path.write_text(text.replace("charge_per_card: 1", "charge_per_card: 2"), encoding="utf-8")
-    live = new_game(tmp_path, str(folder))
+    live = new_game(tmp_path, str(folder))  # a folder game, stored
     advance_to(live, 1, "main")
     live.do("charge", player="A", cards=3)
     assert live.state.players[0].charges == 6

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from engine.tracker import LiveGame, Store
@@ -75,8 +76,9 @@ class InlineGame:
         assert g.state.pieces[0].id == "A1"
 
     ``decks`` maps a player to ``{card id: copies}``; ``cards`` replaces the game's card data
-    (``{id: Card}``); ``do`` reads its arguments as the table line and the page do (text or
-    values), refusals raise ``IllegalCommand``; ``undo`` steps back exactly.
+    (``{id: Card}``; None: the game's own); ``do`` reads its arguments as the table line and the
+    page do (text or values), refusals raise ``IllegalCommand``; ``undo``/``redo`` step exactly;
+    ``entries()`` lists the commands in effect (``.command``, ``.events``), as a store's would.
     """
 
     def __init__(self, game: str = "backrooms", players=("A", "B"), first: int = 0, decks=None, cards=None, **options):
@@ -87,41 +89,89 @@ class InlineGame:
         from engine.tracker.state import fold
 
         self.ctx = make_context(load_game(game), cards)
+        self.defn = self.ctx.defn
         loaded = {}
         for player, counts in (decks or {}).items():
             seat = list(players).index(player)
             loaded[seat] = Deck(name=str(player), entries=tuple(counts.items()))
-        if game == "backrooms" and "levels" not in options and not loaded:
+        if self.ctx.rules.RULESET == "backrooms" and "levels" not in options and not loaded:
             options["levels"] = LEVELS
-        self.events = list(start_game(self.ctx, tuple(players), first, decks=loaded, **options))
-        self.state = fold(self.events)
-        self.history: list = []
+        start = list(start_game(self.ctx, tuple(players), first, decks=loaded, **options))
+        self.log: list[InlineEntry] = [InlineEntry("new", tuple(start))]
+        self.redone: list[InlineEntry] = []
+        self.states = [fold(start)]
 
-    def do(self, name: str, **args):
+    @property
+    def state(self):
+        return self.states[-1]
+
+    @state.setter
+    def state(self, state) -> None:
+        """Put a board in place (a test's state folded from older records, say)."""
+        self.states[-1] = state
+
+    @property
+    def events(self) -> list:
+        return [e for entry in self.log for e in entry.events]
+
+    def do(self, name: str, /, **args):
         """Run command ``name`` (table spelling: ``chain_push``), return its events."""
         from engine.tracker.core import commands_of, run_command
         from engine.tracker.state import fold
 
         spec = commands_of(self.ctx)[name]
         events = run_command(self.state, self.ctx, name, spec.parse_args(args))
-        self.history.append((self.state, len(self.events)))
-        self.state = fold(events, self.state)
-        self.events += events
-        return events
+        self.states.append(fold(events, self.state))
+        self.log.append(InlineEntry(name, tuple(events)))
+        self.redone.clear()
+        return Done(events)
+
+    def query(self, name: str, /, **args):
+        """Ask the rules a question that changes nothing: ``(ok, text)``."""
+        from engine.tracker.core import commands_of
+
+        spec = commands_of(self.ctx)[name]
+        return spec.run(self.state, self.ctx, **spec.parse_args(args))
 
     def undo(self) -> None:
-        self.state, n = self.history.pop()
-        del self.events[n:]
+        if len(self.log) == 1:
+            raise AssertionError("nothing to undo")
+        self.states.pop()
+        self.redone.append(self.log.pop())
+
+    def redo(self) -> None:
+        from engine.tracker.state import fold
+
+        entry = self.redone.pop()
+        self.states.append(fold(entry.events, self.state))
+        self.log.append(entry)
+
+    def entries(self) -> list:
+        return list(self.log)
 
     def next_to(self, turn: int, phase: str, limit: int = 500) -> None:
         """Press ``next`` until it is ``turn`` in ``phase``."""
-        for _ in range(limit):
-            if self.state.turn == turn and self.state.phase == phase:
-                return
-            if self.state.over:
-                raise AssertionError(f"game ended before turn {turn} {phase}: {self.state.end_reason}")
-            self.do("next")
-        raise AssertionError(f"never reached turn {turn} {phase}")
+        advance_to(self, turn, phase, limit)
+
+
+class Done(list):
+    """The events a command produced (``.events`` too, as a store's outcome has)."""
+
+    @property
+    def events(self) -> list:
+        return self
+
+
+@dataclass(frozen=True)
+class InlineEntry:
+    command: str
+    events: tuple
+
+
+def inline_game(game: str = "backrooms", players=("A", "B"), **kwargs) -> InlineGame:
+    """``new_game`` on the pure decider: no card data unless ``cards`` is given."""
+    kwargs.setdefault("cards", {})
+    return InlineGame(game, players, **kwargs)
 
 
 def undo_checked(machine) -> None:
