@@ -14,14 +14,16 @@ import inspect
 import secrets
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from ..cards import Card
 from ..definitions import GameDefinition
 from . import events as ev
 from .errors import GameOver, IllegalCommand, TrackerError, UnknownCommand  # noqa: F401 - their public home was here
 from .kit import Commands, CommandSpec, Param
 from .state import State, apply
+
+if TYPE_CHECKING:  # the types only: reading cards and decks is not every command's work
+    from ..cards import Card
 
 Command = Callable[..., list[ev.Event]]
 

@@ -23,10 +23,8 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from ..cards import Card
-from ..decks import Deck
 from ..definitions import GameDefinition, parse_game, read_checked, write_checked
 from ..errors import CardpressError, DataError, Location, Problem
 from ..limits import MAX_TEXT_FILE_BYTES, MAX_TRACK_LOG_DEPTH
@@ -39,6 +37,10 @@ from .core import Context, IllegalCommand, TrackerError, commands_of, run_comman
 from .replay import BadSnapshot, Replay
 from .state import State
 from .store import Entry, GameRow, Store, StoreConflict, StoreDamaged, chain_seed, entry_digest, now
+
+if TYPE_CHECKING:  # the types only: reading cards and decks is not every command's work
+    from ..cards import Card
+    from ..decks import Deck
 
 FORMAT = "cardpress-track"
 FORMAT_VERSION = 1

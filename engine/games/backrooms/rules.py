@@ -23,9 +23,8 @@ Decisions taken here beyond RULES.md (shown in the log as reasons):
 from __future__ import annotations
 
 import secrets
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from ...decks import Deck
 from ...tracker import events as kev
 from . import events as ev
 from ...tracker.core import Batch, Context, IllegalCommand, count, who
@@ -37,6 +36,9 @@ from . import board
 from . import sentences  # noqa: F401 - imported to register the game's log lines
 from .commands import COMMANDS, RULESET
 from .state import BackroomsPlayer as Player, BackroomsState as State
+
+if TYPE_CHECKING:  # the types only: reading cards and decks is not every command's work
+    from ...decks import Deck
 
 #: How much cost the prepare phase gives, by ``rules.cost_gain`` (the seed: the turn number,
 #: counted across both players): (amount, the reason the log shows).

@@ -25,9 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from ...decks import Deck
 from ...tracker import events as kev
 from . import events as ev
 from ...tracker.core import Batch, Context, IllegalCommand, count, require_active, require_phase, signed, who
@@ -40,6 +39,9 @@ from .board import (ATTACKS_PER_DESCENT, HOW, STANCE_NAMES, assist_ranks, assist
                     cards_on_field, deck_card, fighter_count, fighter_json, fighter_line, fighters_of, gain_to_hand,
                     guard_of, leave, own_fighter)
 from .state import GUARD, READY, STANCES, DuelPlayer as Player, DuelState as State
+
+if TYPE_CHECKING:  # the types only: reading cards and decks is not every command's work
+    from ...decks import Deck
 
 RULESET = "duel"
 COMMANDS = Commands(RULESET)

@@ -5,9 +5,8 @@ threshold). This is what a designer's own game (``cardpress new``) is tracked wi
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from ...decks import Deck
 from ...tracker import events as kev
 from . import events as ev
 from ...tracker.core import Context, IllegalCommand, signed, who
@@ -15,6 +14,9 @@ from ...tracker.kit import turn_mark as _mark
 from ...tracker.kit import Commands, Param
 from . import sentences  # noqa: F401 - imported to register the game's log lines
 from .state import GenericPlayer as Player, GenericState as State
+
+if TYPE_CHECKING:  # the types only: reading cards and decks is not every command's work
+    from ...decks import Deck
 
 RULESET = "generic"
 COMMANDS = Commands(RULESET)

@@ -27,9 +27,8 @@ since the rules cannot know them: ``deploy --by-effect`` (not the turn's deploym
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from ...decks import Deck
 from ...tracker import events as kev
 from ...tracker.core import Batch, Context, IllegalCommand, count, require_active, require_phase, signed, who
 from ...tracker.kit import Commands, Param
@@ -40,6 +39,9 @@ from . import board
 from . import events as ev
 from . import sentences  # noqa: F401 - imported to register the game's log lines
 from .state import RidmOperator, RidmPlayer as Player, RidmState as State, operators
+
+if TYPE_CHECKING:  # the types only: reading cards and decks is not every command's work
+    from ...decks import Deck
 
 RULESET = "ridm"
 COMMANDS = Commands(RULESET)
