@@ -78,10 +78,7 @@ def command_lines(live: "LiveGame", outcome: "Outcome") -> list[str]:
 def log_text(live: "LiveGame", tail: int | None = None) -> str:
     from engine.tracker.view import log_lines
 
-    lines = log_lines(live)
-    if tail:
-        lines = lines[-tail:]
-    return "\n".join(l.text() for l in lines)
+    return "\n".join(l.text() for l in log_lines(live, tail or None))
 
 
 def status_json_text(live: "LiveGame") -> str:
@@ -97,7 +94,7 @@ def log_json_text(live: "LiveGame", tail: int) -> str:
     """``track log --json``."""
     from engine.tracker.view import log_lines
 
-    lines = log_lines(live)[-tail:] if tail else log_lines(live)
+    lines = log_lines(live, tail or None)
     return json.dumps([{"seq": l.seq, "title": l.title, "lines": list(l.lines), "in_effect": l.in_effect}
                        for l in lines], ensure_ascii=False, indent=2)
 

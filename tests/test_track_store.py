@@ -161,3 +161,15 @@ def test_snapshots_are_only_a_cache_undo_reaches_past_them(tmp_path, monkeypatch
     assert full.state == resumed.state == states[0]
     live.store.conn.execute("UPDATE snapshots SET data = x'00'")
     assert LiveGame(Store(tmp_path / "games.sqlite"), live.id, cards={}).state == states[0]
+
+
+def test_the_tail_of_a_log_is_the_end_of_the_whole_log(tmp_path):
+    from engine.tracker.view import log_lines
+
+    live = new_game(tmp_path, "duel")
+    for k in range(12):
+        live.do("note", text=f"第{k}条")
+    live.undo()
+    whole = log_lines(live)
+    for tail in (1, 3, 14, 15, 99):
+        assert log_lines(live, tail) == whole[-tail:]
