@@ -14,14 +14,14 @@ are tuples in memory and lists on disk.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from .records import Record, record
 from . import codec
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Event:
+@record(kw_only=True)
+class Event(Record):
     """Base of every event. ``reason`` says why it happened (a rule, a card, a player's command)."""
 
     reason: str = ""
@@ -30,7 +30,7 @@ class Event:
 # ---------------------------------------------------------------------------- every game
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class GameStarted(Event):
     game: str
     ruleset: str
@@ -47,19 +47,19 @@ class GameStarted(Event):
     setup: Event | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class TurnBegan(Event):
     turn: int
     round: int
     player: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class PhaseEntered(Event):
     phase: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class ReminderGiven(Event):
     """A rule the players must carry out themselves (draw, place an outpost…), shown on the board."""
 
@@ -67,12 +67,12 @@ class ReminderGiven(Event):
     player: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class NoteAdded(Event):
     text: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class DieRolled(Event):
     """A die of ``faces`` sides (2 = a coin) came up ``result`` (1-based). Drawn once, when the
     command was given, so a replay shows the same result."""
@@ -82,19 +82,19 @@ class DieRolled(Event):
     player: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class Conceded(Event):
     player: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class WinDeclared(Event):
     """``player`` won by a card's or an organisation's special condition; ``reason`` names it."""
 
     player: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class GameEnded(Event):
     """``winner`` None = a draw (both players lost at once)."""
 

@@ -12,9 +12,10 @@ also follow a kernel event (``reducer(TurnBegan, ruleset="duel")`` resets its pe
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from typing import Callable, Iterable
 
+from .records import Record, record
 from . import codec
 from . import events as ev
 
@@ -42,15 +43,15 @@ def replace(obj, **changes):
     return new
 
 
-@dataclass(frozen=True, slots=True)
-class Player:
+@record
+class Player(Record):
     """A seat at the table; each game's ``Player`` adds its resources."""
 
     name: str
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
+@record
+class Piece(Record):
     """A card on the board. ``id`` (``A1``: the owner's seat letter and a number) is given when
     it enters and never reused or renumbered in that game; each game's pieces add their values."""
 
@@ -60,8 +61,8 @@ class Piece:
     name: str
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+@record
+class State(Record):
     game: str = ""
     ruleset: str = ""
     players: tuple[Player, ...] = ()

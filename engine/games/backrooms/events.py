@@ -2,31 +2,31 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from ...tracker.records import record
 from ...tracker.events import Event, register
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class LevelPileLaid(Event):
     """Setup: the public level pile, in cut order (display names), lies face up for everyone."""
 
     level_pile: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class CostGained(Event):
     player: int
     amount: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class CostSpent(Event):
     player: int
     amount: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class LevelCut(Event):
     """The current public level was cut out and ``level_index`` of the pile cut in.
 
@@ -38,7 +38,7 @@ class LevelCut(Event):
     level_index: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class OutpostPlaced(Event):
     """An outpost enters the player's outpost zone as a piece. ``piece`` is its id (empty in
     logs written before outposts were pieces: the fold then gives the next id, as it did);
@@ -52,7 +52,7 @@ class OutpostPlaced(Event):
     attack: int = 0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class OutpostCarried(Event):
     """After a cut: ``index`` of the cut-out outposts goes on into the new level with its HP."""
 
@@ -60,7 +60,7 @@ class OutpostCarried(Event):
     index: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class OutpostDamaged(Event):
     player: int
     index: int
@@ -69,7 +69,7 @@ class OutpostDamaged(Event):
     piece: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class OutpostRepaired(Event):
     player: int
     index: int
@@ -78,7 +78,7 @@ class OutpostRepaired(Event):
     piece: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class OutpostDestroyed(Event):
     player: int
     index: int
@@ -86,7 +86,7 @@ class OutpostDestroyed(Event):
     piece: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class ChainLinkAdded(Event):
     player: int
     text: str
@@ -94,19 +94,19 @@ class ChainLinkAdded(Event):
     negates: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class ChainLinkNegated(Event):
     link: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class ChainLinkResolved(Event):
     link: int
     text: str
     negated: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class ChainCleared(Event):
     """Every link has resolved; ``order`` is the resolution order shown to the players."""
 
@@ -116,7 +116,7 @@ class ChainCleared(Event):
 # ---------------------------------------------------------------------------- the board's pieces
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class BackroomsPieceEntered(Event):
     """A card enters the board as piece ``piece``: a unit (``kind`` "unit") in unit slot
     ``slot``, a special in special slot ``slot``, or equipment on unit ``host``. It carries
@@ -136,7 +136,7 @@ class BackroomsPieceEntered(Event):
     face_down: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class BackroomsCardPlayed(Event):
     """An item or effect used from the hand: its cost is paid (a ``CostSpent``) and it goes
     straight to the discard, never taking a slot."""
@@ -146,7 +146,7 @@ class BackroomsCardPlayed(Event):
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class BackroomsUnitAttacked(Event):
     """``piece`` attacks ``target`` (its damage and the counter-damage follow as their own events)."""
 
@@ -154,19 +154,19 @@ class BackroomsUnitAttacked(Event):
     target: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class BackroomsPieceDamaged(Event):
     piece: str
     amount: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class BackroomsPieceHealed(Event):
     piece: str
     amount: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class BackroomsPieceBuffed(Event):
     """``stat`` ("attack" or "hp") of ``piece`` changes by ``amount``; an HP change moves the
     current and the printed maximum together."""
@@ -176,7 +176,7 @@ class BackroomsPieceBuffed(Event):
     amount: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class BackroomsPieceLeft(Event):
     """``piece`` leaves the board to ``to``: "discard", "hand" or "removed" (out of the game)."""
 
@@ -184,12 +184,12 @@ class BackroomsPieceLeft(Event):
     to: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class BackroomsUnitExplored(Event):
     piece: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class BackroomsPieceStunned(Event):
     piece: str
 

@@ -9,8 +9,8 @@ stays as the HPs of those pieces, kept in step by every reducer that touches an 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from ...tracker.records import Record, record
 from ...tracker.events import TurnBegan
 from ...tracker.state import (Piece, Player as BasePlayer, State as BaseState, add_piece, change_piece, game_classes,
                               next_piece_id, reducer, remove_piece, replace, with_player as _with_player)
@@ -22,8 +22,8 @@ from .events import (LevelPileLaid, CostGained, CostSpent, LevelCut, OutpostPlac
 RULESET = "backrooms"
 
 
-@dataclass(frozen=True, slots=True)
-class Link:
+@record
+class Link(Record):
     """One link of the effect chain; ``number`` is 1-based in activation order."""
 
     number: int
@@ -39,7 +39,7 @@ UNIT, SPECIAL, EQUIPMENT, OUTPOST = "unit", "special", "equipment", "outpost"
 OUTPOST_NAME = "前哨站"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BackroomsPiece(Piece):
     """A card on the board. ``slot`` is 1-based within its zone (units, specials); outposts
     and equipment have none. ``max_hp`` is the printed HP (0: the piece has no HP, like an
@@ -63,7 +63,7 @@ class BackroomsPiece(Piece):
         return self.kind in (UNIT, OUTPOST) or self.max_hp > 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BackroomsPlayer(BasePlayer):
     cost: int = 0
     #: HPs of the player's outpost pieces, in board order (what old logs' ``index`` counts).
@@ -77,7 +77,7 @@ class BackroomsPlayer(BasePlayer):
     discard: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BackroomsState(BaseState):
     #: The public level pile, in cut order (display names), face up for everyone.
     level_pile: tuple[str, ...] = ()

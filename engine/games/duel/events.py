@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from ...tracker.records import record
 from ...tracker.events import Event, register
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class DecksCounted(Event):
     """Setup: cards in each player's deck after the opening hand."""
 
     deck_sizes: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class LifeChanged(Event):
     player: int
     delta: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class CardsMoved(Event):
     """``count`` cards of ``player`` went from one counted zone to another (deck, hand, netherworld,
     removed; ``field``, ``source`` and ``assist`` only in logs written before fighters were pieces).
@@ -35,20 +35,20 @@ class CardsMoved(Event):
     from_face_down: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class DrawFailed(Event):
     """``player`` had to draw from an empty deck (a loss in duel)."""
 
     player: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class DescentMade(Event):
     player: int
     rank: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class SkillUsed(Event):
     """A duel rule skill: ``kind`` is draw1/fill (draw skills) or send2/send3/sendall/pierce (in-turn)."""
 
@@ -57,7 +57,7 @@ class SkillUsed(Event):
     draw_skill: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class AttackResolved(Event):
     """A duel attack worked out by the combat rules; ``summary`` says how. The deaths and the
     battle damage follow as their own events."""
@@ -73,7 +73,7 @@ class AttackResolved(Event):
 # ---------------------------------------------------------------------------- pieces on the board
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class FighterEntered(Event):
     """A card of ``player`` entered the field as fighter ``piece`` (its printed numbers copied from
     the card data), from zone ``source`` (hand by a descent; any zone by a card effect)."""
@@ -92,7 +92,7 @@ class FighterEntered(Event):
     attacks: int = 0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class FighterRankedUp(Event):
     """Card ``card`` from the hand was put on fighter ``piece``: the piece now has that card's
     numbers; the card it covered becomes one of its source cards; its assists stay."""
@@ -107,7 +107,7 @@ class FighterRankedUp(Event):
     attacks: int = 0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class AssistPlaced(Event):
     """Card ``card`` from the hand was placed behind fighter ``fighter`` as assist ``piece``."""
 
@@ -121,7 +121,7 @@ class AssistPlaced(Event):
     guard_bonus: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class StanceChanged(Event):
     player: int
     piece: str
@@ -129,14 +129,14 @@ class StanceChanged(Event):
     stance: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class FighterWounded(Event):
     player: int
     piece: str
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class GuardLowered(Event):
     """Pierce: fighter ``piece``'s guard is ``amount`` lower for the rest of this turn."""
 
@@ -146,7 +146,7 @@ class GuardLowered(Event):
     amount: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class PieceLeft(Event):
     """Piece ``piece`` left the field for zone ``dest`` (``face_down``: into the netherworld face
     down). ``how`` is the game's word for it: slain, destroyed, sent, annihilated, returned,
@@ -161,7 +161,7 @@ class PieceLeft(Event):
     face_down: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class FighterBoosted(Event):
     """A card effect changed fighter ``piece``'s attack and guard by ``attack``/``guard`` (for this
     turn, or while it stays on the field) and gave it ``attacks`` more attacks this turn."""

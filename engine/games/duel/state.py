@@ -4,8 +4,8 @@ stacked behind them (each a piece with its own id, naming the fighter it assists
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from ...tracker.records import record
 from ...tracker import events as kev
 from ...tracker.state import (Piece, Player as BasePlayer, State as BaseState, add_piece, change_piece,
                               game_classes, reducer, remove_piece, replace, with_player as _with_player)
@@ -21,7 +21,7 @@ GUARD = "guard"
 STANCES = (READY, GUARD)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DuelPlayer(BasePlayer):
     life: int = 0
     deck: int | None = None
@@ -42,7 +42,7 @@ class DuelPlayer(BasePlayer):
     pierce: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DuelFighter(Piece):
     """A fighter: ``attack`` and ``guard`` are the card's printed numbers (assists and this turn's
     pierce are added by ``engine.games.duel.board``)."""
@@ -64,7 +64,7 @@ class DuelFighter(Piece):
     sources: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DuelAssist(Piece):
     """An assist card behind fighter ``fighter`` (a piece id), with its card's assist bonuses."""
 
@@ -74,7 +74,7 @@ class DuelAssist(Piece):
     guard_bonus: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DuelState(BaseState):
     pass
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from ...tracker.records import record
 from ...tracker.events import Event, register
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class CounterChanged(Event):
     """A designer-defined counter (game.yaml ``rules.counters``) of ``player`` changed."""
 

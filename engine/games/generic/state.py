@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from ...tracker.records import record
 from ...tracker.state import Player as BasePlayer, State as BaseState, game_classes, reducer, with_player as _with_player
 from .events import CounterChanged
 
 RULESET = "generic"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GenericPlayer(BasePlayer):
     #: (counter id, value) pairs in definition order.
     counters: tuple[tuple[str, int], ...] = ()
@@ -19,7 +19,7 @@ class GenericPlayer(BasePlayer):
         return dict(self.counters).get(name, 0)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GenericState(BaseState):
     pass
 

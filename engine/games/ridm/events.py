@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from ...tracker.records import record
 from ...tracker.events import Event, register
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class SanityChanged(Event):
     player: int
     delta: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class OperatorDeployed(Event):
     player: int
     operator: str
@@ -31,7 +31,7 @@ class OperatorDeployed(Event):
     block: int = 0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class ChargeAdded(Event):
     player: int
     count: int
@@ -41,13 +41,13 @@ class ChargeAdded(Event):
     card: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class ChargesSpent(Event):
     player: int
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class SkillActivated(Event):
     player: int
     operator: str
@@ -57,13 +57,13 @@ class SkillActivated(Event):
     piece: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class TimersTicked(Event):
     player: int
     amount: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class TimerExpired(Event):
     player: int
     operator: str
@@ -72,7 +72,7 @@ class TimerExpired(Event):
     piece: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class DeployZoneChanged(Event):
     """Whether an enemy operator now stands in ``player``'s deploy zone, as players set it by hand
     before the board held the operators. Still folded for old logs; the turn-end sanity check now
@@ -82,14 +82,14 @@ class DeployZoneChanged(Event):
     enemy_present: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class ActionPlayed(Event):
     player: int
     name: str
     requirement: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class OperatorMoved(Event):
     """``piece`` moved one zone along the lane to ``side``'s ``zone``."""
 
@@ -98,7 +98,7 @@ class OperatorMoved(Event):
     zone: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class OperatorAttacked(Event):
     """``attacker`` attacked ``defender`` with these current values (the exchange's facts);
     the block lost and any rout follow as their own events."""
@@ -112,20 +112,20 @@ class OperatorAttacked(Event):
     counted: bool = True
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class BlockLost(Event):
     piece: str
     amount: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class OperatorRouted(Event):
     """``piece`` is routed (横置): it can no longer move or attack."""
 
     piece: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class OperatorLeft(Event):
     """``piece`` left the board for its owner's ``to`` zone (``prep`` or ``discard``)."""
 
@@ -133,7 +133,7 @@ class OperatorLeft(Event):
     to: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class OperatorAdjusted(Event):
     """A card effect changed ``piece``'s current ``stat`` (attack, defense, block) by ``delta``."""
 
@@ -142,7 +142,7 @@ class OperatorAdjusted(Event):
     delta: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record(kw_only=True)
 class PrepTaken(Event):
     """At its owner's turn end, ``card`` went from the preparation zone to the hand."""
 

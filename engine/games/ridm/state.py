@@ -7,8 +7,8 @@ seat 0's deploy zone, seat 0's action zone, seat 1's action zone, seat 1's deplo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from ...tracker.records import Record, record
 from ...tracker import events as kev
 from ...tracker.state import (Piece, Player as BasePlayer, State as BaseState, add_piece, change_piece, game_classes,
                               reducer, remove_piece, replace, with_player as _with_player)
@@ -19,8 +19,8 @@ from .events import (SanityChanged, OperatorDeployed, ChargeAdded, ChargesSpent,
 RULESET = "ridm"
 
 
-@dataclass(frozen=True, slots=True)
-class Timer:
+@record
+class Timer(Record):
     """A skill in effect: ``left`` turns of its owner remain; ``piece`` is the operator it covers."""
 
     operator: str
@@ -29,7 +29,7 @@ class Timer:
     piece: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RidmOperator(Piece):
     """An operator on the board. ``side``/``zone``: where it stands (an invader stands in the
     opponent's zone). Current values start as the card's printed ones (``base_*``, ``max_block``);
@@ -48,7 +48,7 @@ class RidmOperator(Piece):
     acted_turn: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RidmPlayer(BasePlayer):
     sanity: int = 0
     charges: int = 0
@@ -65,7 +65,7 @@ class RidmPlayer(BasePlayer):
     prep_taken: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RidmState(BaseState):
     pass
 
