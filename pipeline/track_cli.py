@@ -28,7 +28,7 @@ from engine.tracker.kit import CommandSpec, Param, fill, shipped_numbers
 from engine.tracker.session import FIRST_RANDOM, GAME_ENV, activity_time, import_game, intact_export, parse_log
 
 from .atomic import atomic_write, reason_of
-from .track_view import (Failed, NotRead, board, default_db, log_json_text, log_text, open_live, opened_store,
+from .track_view import (Failed, NotRead, board, log_json_text, log_text, open_live, opened_store,
                          outcome_lines, read_words, run_declared, status_json_text)
 
 app = typer.Typer(

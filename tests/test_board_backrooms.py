@@ -271,7 +271,7 @@ def test_equipment_uses_carry_pays_its_cost_and_is_refused_at_the_carry_value():
         g.do("equip", card="torch", unit="巨兽")
     unit = status(g)["players"][0]["units"][0]
     assert unit["equipment"] == [{"id": "A3", "card": "crowbar", "name": "撬棍"}]
-    hound = g.do("summon", card="hound")
+    g.do("summon", card="hound")
     with pytest.raises(IllegalCommand, match="carries 0/0"):
         g.do("equip", card="torch", unit="A4")
 
