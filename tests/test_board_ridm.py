@@ -129,7 +129,7 @@ def test_a_zone_holds_one_operator_and_an_active_deployment_goes_to_the_deploy_z
 def test_nothing_happens_on_the_board_before_the_turn_start_draw_is_done():
     g = game()
     assert (g.state.turn, g.state.phase) == (1, "start")
-    assert "A必须从牌组抽1张牌（抽完再进入下一阶段）" in g.state.reminders
+    assert "A必须从牌组抽1张牌（进入下一阶段时自动抽，牌库7）" in g.state.reminders
     for name, args in (("deploy", {"player": "A", "operator": "blade"}),
                        ("charge_skill", {"player": "A", "skill": "blade-s"}),
                        ("activate", {"player": "A", "skill": "wall-s", "operator": "铁壁"})):

@@ -39,6 +39,9 @@ class ChargeAdded(Event):
     skill_slot: bool = False
     #: The skill card put face up into the skill slot (empty: not named, or a face-down charge).
     card: str = ""
+    #: Hand cards this charge took (face down, or the skill card): 0 for a card effect's charges
+    #: and in logs from before the tracker counted hands.
+    from_hand: int = 0
 
 
 @record(kw_only=True)
@@ -127,7 +130,7 @@ class OperatorRouted(Event):
 
 @record(kw_only=True)
 class OperatorLeft(Event):
-    """``piece`` left the board for its owner's ``to`` zone (``prep`` or ``discard``)."""
+    """``piece`` left the board for its owner's ``to`` zone (``prep``, ``discard``, or ``hand`` by a card effect)."""
 
     piece: str
     to: str
@@ -150,5 +153,27 @@ class PrepTaken(Event):
     card: str
 
 
+@record(kw_only=True)
+class DeckDealt(Event):
+    """At the start, ``player``'s draw pile holds ``deck`` cards after drawing the opening ``hand``.
+    Only a game started with that player's deck list has it: without one the counts stay unknown."""
+
+    player: int
+    deck: int
+    hand: int
+
+
+@record(kw_only=True)
+class PileChanged(Event):
+    """``count`` of ``player``'s cards went from ``source`` to ``dest`` (``deck``, ``hand``, ``discard``):
+    the turn-start draw, the draw after a face-down charge, a search, a card effect."""
+
+    player: int
+    source: str
+    dest: str
+    count: int
+
+
 register(SanityChanged, OperatorDeployed, ChargeAdded, ChargesSpent, SkillActivated, TimersTicked, TimerExpired, DeployZoneChanged, ActionPlayed,
-         OperatorMoved, OperatorAttacked, BlockLost, OperatorRouted, OperatorLeft, OperatorAdjusted, PrepTaken)
+         OperatorMoved, OperatorAttacked, BlockLost, OperatorRouted, OperatorLeft, OperatorAdjusted, PrepTaken,
+         DeckDealt, PileChanged)

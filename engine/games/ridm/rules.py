@@ -13,8 +13,23 @@ below 0: an operator worn down to 0 block has lost its fighting ability, so it i
 
 Phases, where the seed orders them: the turn-start draw comes first, so board actions (deploy,
 move, fight, the skill-slot charge, skills) wait for the action phase — ``next`` out of 回合开始 is the draw
-done (the tracker keeps no hand, so there is nothing for it to draw by itself). Withdrawing,
-replacing and taking from the preparation zone are also allowed in the end phase of one's turn.
+(the tracker draws it when it counts the hand, below). Withdrawing, replacing and taking from the
+preparation zone are also allowed in the end phase of one's turn.
+
+Hand and deck sizes (``counts.py``), for each player whose deck list was given at ``track new``
+(``state.decks``); without one they are not counted (shown as —) and nothing is refused for them.
+The draw pile is the whole deck: the seed sets nothing aside ("双方牌组洗牌，然后各自抽取5张牌作为起始
+手牌"), so it starts at the deck's size less game.yaml's ``opening_hand``, drawn at once. Every turn's
+start draws ``draw_per_turn`` (on ``next`` out of 回合开始); the seed says nothing of an empty draw
+pile, so that draw takes what is left (none: logged, no loss), and an effect's ``draw`` that asks
+for more than is left is refused. From the hand: every deployment (also by effect, and a
+replacement), a face-down charge (one card each; ``--by-effect`` charges take none), the
+skill-slot charge, a skill activated (its card covers the operator), an action card; each refused
+on an empty hand. Into the hand: the optional draw after a face-down charge (``charge --draw``),
+the skill-slot charge's search for its operator (``charge-skill --search``), the preparation zone
+(``take``), an operator a card effect returns (``withdraw --by-effect --to hand``). To the discard:
+routed operators at their owner's turn end, ended skills, played actions, the cards that paid a
+skill's charges. Other card effects: ``draw`` and ``transfer PLAYER FROM TO N`` (deck, hand, discard).
 
 At the end of each turn (leaving the end phase): the active player's skill timers tick and the
 skills at ≤ 0 go to the discard; the active player's routed operators still on the board go to
@@ -36,6 +51,7 @@ from ...tracker.kit import turn_mark as _mark
 from ...tracker.pieces import copies_in_deck, find_card, pick
 from ...tracker.state import next_piece_id
 from . import board
+from . import counts
 from . import events as ev
 from . import sentences  # noqa: F401 - imported to register the game's log lines
 from .state import RidmOperator, RidmPlayer as Player, RidmState as State, operators
@@ -56,6 +72,7 @@ def setup(ctx: Context, players: tuple[str, ...], first: int,
     return [
         kev.GameStarted(game=ctx.defn.id, ruleset=RULESET, players=players, first=first,
                        starting=(("sanity", n.starting_sanity),), reason=f"开局：理智{n.starting_sanity}"),
+        *counts.dealt(ctx, decks or {}),
         kev.ReminderGiven(text=f"开局：洗牌，各抽{n.opening_hand}张", reason="开局"),
     ]
 
@@ -108,8 +125,9 @@ def on_enter(state: State, ctx: Context) -> list[kev.Event]:
     phase = state.phase
     out: list[kev.Event] = []
     if phase == ctx.defn.phases[0].id:
-        out.append(kev.ReminderGiven(text=f"{me.name}必须从牌组抽{n.draw_per_turn}张牌（抽完再进入下一阶段）",
-                                    player=state.active, reason=ctx.phase_name(phase)))
+        text = (f"{me.name}必须从牌组抽{n.draw_per_turn}张牌（进入下一阶段时自动抽，牌库{me.deck}）" if me.counted
+                else f"{me.name}必须从牌组抽{n.draw_per_turn}张牌（抽完再进入下一阶段）")
+        out.append(kev.ReminderGiven(text=text, player=state.active, reason=ctx.phase_name(phase)))
     elif phase == _last(ctx):
         preview = timer_preview(state, ctx, state.active)
         if preview:
@@ -141,6 +159,8 @@ def _skill_leaves(state: State, o: RidmOperator, why: str) -> list[kev.Event]:
 
 
 def on_exit(state: State, ctx: Context) -> list[kev.Event]:
+    if state.phase == ctx.defn.phases[0].id:
+        return counts.turn_draw(state, ctx)
     if state.phase != _last(ctx):
         return []
     n = ctx.numbers
@@ -223,8 +243,10 @@ def deploy(state: State, ctx: Context, player: Any, operator: str, by_effect: bo
                                  f"(deployments by card effects: --by-effect)")
     why = "卡牌效果部署（不计次数）" if by_effect else f"主动部署{p.deployments_used + 1}/{ctx.numbers.active_deployments_per_turn}"
     if not ctx.cards:  # no numbers to put a piece down with: count it, as before the board
+        counts.require_hand(state, i, 1, "deploy an operator")
         return [ev.OperatorDeployed(player=i, operator=str(operator), active=not by_effect, reason=why)]
     card = _operator_card(state, ctx, i, operator)
+    counts.require_hand(state, i, 1, "deploy an operator")
     board.require_room(state, ctx, i, zone)
     return [_enter(state, ctx, i, card, zone, not by_effect, why)]
 
@@ -345,12 +367,20 @@ def _routed_mine(state: State, ctx: Context, token: str, what: str, done: str) -
 
 @COMMANDS.command(Param.piece("operator", "Your routed operator (A1).", label="干员"),
                   Param("by_effect", "flag", "A card effect returns it, routed or not (战术撤离).", False, option=True),
-                  label="撤退干员", labels={'by_effect': '卡牌效果'},
+                  Param("to", "choice", "Where it goes: the preparation zone, or (by a card effect) its owner's hand.",
+                        "prep", option=True, choices=("prep", "hand")),
+                  label="撤退干员", labels={'by_effect': '卡牌效果', 'to': '去向'},
                   help="On your turn, withdraw a routed operator to the preparation zone.",
-                  examples=("withdraw A1", "withdraw A2 --by-effect"))
-def withdraw(state: State, ctx: Context, operator: str, by_effect: bool = False) -> list[kev.Event]:
+                  examples=("withdraw A1", "withdraw A2 --by-effect", "withdraw B1 --by-effect --to hand"))
+def withdraw(state: State, ctx: Context, operator: str, by_effect: bool = False, to: str = "prep") -> list[kev.Event]:
+    if to == "hand" and not by_effect:
+        raise IllegalCommand("a withdrawn operator goes to the preparation zone; to the hand only by a card effect "
+                             "(--by-effect --to hand)")
     if by_effect:
         o = board.operator(state, operator)
+        if to == "hand":
+            return [*_skill_leaves(state, o, "干员离场，技能送去弃置区"),
+                    ev.OperatorLeft(piece=o.id, to="hand", reason=f"卡牌效果：{_label(o)}返回手牌")]
         why = f"卡牌效果：{_label(o)}放回准备区"
     else:
         o = _routed_mine(state, ctx, operator, "withdraw", "withdrawn")
@@ -367,6 +397,7 @@ def withdraw(state: State, ctx: Context, operator: str, by_effect: bool = False)
 def replace(state: State, ctx: Context, operator: str, card: str) -> list[kev.Event]:
     o = _routed_mine(state, ctx, operator, "replace", "replaced")
     new = _operator_card(state, ctx, o.owner, card)
+    counts.require_hand(state, o.owner, 1, "replace an operator")
     batch = Batch(state)
     batch.emit(*_skill_leaves(state, o, "干员离场，技能送去弃置区"),
                ev.OperatorLeft(piece=o.id, to="prep", reason=f"横置干员{_label(o)}被替换，放置于准备区"))
@@ -408,23 +439,68 @@ def take(state: State, ctx: Context, player: Any, card: str) -> list[kev.Event]:
     return [ev.PrepTaken(player=i, card=name, reason=f"准备区加入手牌 {p.prep_taken + 1}/{limit}")]
 
 
+@COMMANDS.command(Param.player(), Param.count("cards", "How many.", 1), Param.why(),
+                  label="抽牌", labels={'cards': '张数'},
+                  help="Draw by a card effect (refused when the deck holds fewer; the turn-start draw of "
+                       "{n.draw_per_turn} is made by next).",
+                  examples=('draw A 2 --why "紧急补给"',))
+def draw(state: State, ctx: Context, player: Any, cards: Any = 1, why: str = "") -> list[kev.Event]:
+    i = who(state, player)
+    return [counts.draw_event(state, i, count(cards, "cards to draw"), why or "卡牌效果抽牌")]
+
+
+@COMMANDS.command(Param.player(), Param("source", "choice", "deck, hand or discard.", choices=tuple(counts.ZONE_NAMES)),
+                  Param("dest", "choice", "deck, hand or discard.", choices=tuple(counts.ZONE_NAMES)),
+                  Param.count("cards", "How many.", 1), Param.why(),
+                  label="移动卡牌", labels={'source': '从', 'dest': '到', 'cards': '张数'},
+                  help="Move cards between the deck, the hand and the discard by a card effect "
+                       "(operators on the board: deploy, withdraw).",
+                  examples=('transfer A discard hand 1 --why "回收"', 'transfer B hand discard 2 --why "弃牌"'))
+def transfer(state: State, ctx: Context, player: Any, source: str, dest: str, cards: Any = 1,
+             why: str = "") -> list[kev.Event]:
+    i = who(state, player)
+    return [counts.moved(state, i, source, dest, count(cards, "cards"), why or "卡牌效果")]
+
+
 @COMMANDS.command(Param.player(), Param.count("cards", "Hand cards put face down.", 1),
-                  label="盖放充能", labels={'cards': '张数'}, help="Charge with hand cards face down (+{n.charge_per_card} charge each, then you may draw 1 each).",
-                  examples=("charge A 2",))
-def charge(state: State, ctx: Context, player: Any, cards: Any = 1) -> list[kev.Event]:
+                  Param.count("draw", "Cards drawn after charging (optional, at most one per card).", 0, minimum=0,
+                              option=True),
+                  Param("by_effect", "flag", "Charges a card effect gives: no hand card is put down.", False,
+                        option=True),
+                  label="盖放充能", labels={'cards': '张数', 'draw': '抽牌', 'by_effect': '卡牌效果'},
+                  help="Charge with hand cards face down (+{n.charge_per_card} charge each, then you may draw 1 each: --draw).",
+                  examples=("charge A 2", "charge A 1 --draw 1", "charge A 1 --by-effect"))
+def charge(state: State, ctx: Context, player: Any, cards: Any = 1, draw: Any = 0,
+           by_effect: bool = False) -> list[kev.Event]:
     """Put hand cards face down into the charge slot: ``charge_per_card`` charges each, then draw 1 each."""
     i = who(state, player)
     # Left open as before the board: card effects charge too (紧急补给, 冲锋号角 at turn start),
     # and the store's tests lean on a command that is always legal.
     k = count(cards, "cards")
+    drawn = count(draw, "cards to draw", minimum=0)
     gained = k * ctx.numbers.charge_per_card
-    return [ev.ChargeAdded(player=i, count=gained, reason=f"盖放{k}张手牌充能+{gained}，然后可抽{k}张")]
+    if by_effect:
+        if drawn:
+            raise IllegalCommand("the draw after charging follows hand cards put face down, not a card effect's charges")
+        return [ev.ChargeAdded(player=i, count=gained, reason=f"卡牌效果充能+{gained}")]
+    if drawn > k:
+        raise IllegalCommand(f"charging {k} card(s) lets {state.players[i].name} draw at most {k}")
+    counts.require_hand(state, i, k, f"put {k} card(s) face down")
+    out: list[kev.Event] = [ev.ChargeAdded(player=i, count=gained, from_hand=k,
+                                           reason=f"盖放{k}张手牌充能+{gained}，然后可抽{k}张")]
+    if drawn:
+        out.append(counts.draw_event(state, i, drawn, "充能后抽牌"))
+    return out
 
 
 @COMMANDS.command(Param.player(), SKILL,
-                  label="技能槽充能", labels={'skill': '技能'}, help="{n.skill_slot_charges_per_turn} per turn: a skill card into the skill slot as a charge "
-                       "(then search its operator).", examples=('charge-skill A "S2 真银斩"',))
-def charge_skill(state: State, ctx: Context, player: Any, skill: str) -> list[kev.Event]:
+                  Param("search", "flag", "Then take the skill's operator from the deck into the hand (optional).",
+                        False, option=True),
+                  label="技能槽充能", labels={'skill': '技能', 'search': '检索干员'},
+                  help="{n.skill_slot_charges_per_turn} per turn: a skill card from hand into the skill slot as a charge "
+                       "(then you may search its operator: --search).",
+                  examples=('charge-skill A "S2 真银斩"', "charge-skill A amiya-s1 --search"))
+def charge_skill(state: State, ctx: Context, player: Any, skill: str, search: bool = False) -> list[kev.Event]:
     """Once per turn: a skill card face up into the skill slot as a charge; search its operator."""
     i = who(state, player)
     require_active(state, i, "skill-slot charge")
@@ -433,11 +509,16 @@ def charge_skill(state: State, ctx: Context, player: Any, skill: str) -> list[ke
     limit = ctx.numbers.skill_slot_charges_per_turn
     if p.skill_slot_charges_used >= limit:
         raise IllegalCommand(f"{p.name} already charged the skill slot {limit} time(s) this turn")
+    counts.require_hand(state, i, 1, "charge the skill slot")
     card = ctx.card(str(skill))
     known = card is not None and card.type == "skill"
     user = f"，可从牌组检索{card['user']}" if known else "，可从牌组检索其干员"
     name = card.name if known else str(skill)
-    return [ev.ChargeAdded(player=i, count=1, skill_slot=True, card=name, reason=f"技能槽充能：{name}{user}")]
+    out: list[kev.Event] = [ev.ChargeAdded(player=i, count=1, skill_slot=True, card=name, from_hand=1,
+                                           reason=f"技能槽充能：{name}{user}")]
+    if search:
+        out.append(counts.draw_event(state, i, 1, f"技能槽充能后检索{card['user'] if known else '其干员'}", "search"))
+    return out
 
 
 def _covered(state: State, player: int, token: Any, operator_name: str) -> RidmOperator | None:
@@ -469,6 +550,7 @@ def activate(state: State, ctx: Context, player: Any, skill: str, operator: str 
     i = who(state, player)
     require_active(state, i, "activating a skill")
     require_phase(state, ctx, _acting(ctx), "activating a skill")
+    counts.require_hand(state, i, 1, "activate a skill (its card covers the operator from the hand)")
     p = state.players[i]
     card = ctx.card(str(skill))
     user = None
@@ -549,6 +631,7 @@ def action(state: State, ctx: Context, player: Any, name: str, requirement: Any 
     ok, text = playable(state, ctx, player, requirement)
     if not ok:
         raise IllegalCommand(text)
+    counts.require_hand(state, i, 1, "play an action card")
     return [ev.ActionPlayed(player=i, name=card.name if card else str(name), requirement=int(requirement), reason=text)]
 
 
@@ -583,6 +666,10 @@ def player_json(p: Player, state: State, ctx: Context) -> dict[str, Any]:
         "prep": list(p.prep), "prep_count": len(p.prep), "prep_taken": p.prep_taken,
         "skill_slot": list(p.skill_slot), "skill_slot_count": len(p.skill_slot),
         "charge_slot": p.charges,
+        # None (shown —) when the game was started without this player's deck list.
+        "deck": p.deck, "hand": p.hand,
+        "discard": p.discard if p.counted else None,
+        "charge_cards": p.charge_cards if p.counted else None,
     }
 
 
@@ -620,6 +707,6 @@ def board_lines(s: dict[str, Any], ctx: Context) -> list[str]:
             out.append(f"    {name}：" + (_operator_text(o, p["name"]) if o else "（空）"))
         prep = "、".join(p["prep"])
         slot = "、".join(p["skill_slot"]) or "无"
-        out.append(f"    准备区 {p['prep_count']}" + (f"（{prep}）" if prep else "")
+        out.append(f"    {counts.line(p)} | 准备区 {p['prep_count']}" + (f"（{prep}）" if prep else "")
                    + f" | 充能槽 {p['charge_slot']} | 技能槽 {slot}")
     return out

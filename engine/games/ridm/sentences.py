@@ -6,10 +6,11 @@ from ...tracker.describe import Name, sentence
 from .board import ZONE_NAMES
 from .events import (SanityChanged, OperatorDeployed, ChargeAdded, ChargesSpent, SkillActivated, TimersTicked,
                      TimerExpired, DeployZoneChanged, ActionPlayed, OperatorMoved, OperatorAttacked, BlockLost,
-                     OperatorRouted, OperatorLeft, OperatorAdjusted, PrepTaken)
+                     OperatorRouted, OperatorLeft, OperatorAdjusted, PrepTaken, DeckDealt, PileChanged)
 
 _STATS = {"attack": "攻击", "defense": "防御", "block": "阻挡"}
-_TO = {"prep": "准备区", "discard": "弃置区"}
+_TO = {"prep": "准备区", "discard": "弃置区", "hand": "手牌"}
+_ZONES = {"deck": "牌库", "hand": "手牌", "discard": "弃置区"}
 
 
 @sentence(SanityChanged)
@@ -96,3 +97,15 @@ def _deploy_zone_changed(e: DeployZoneChanged, n: Name) -> str:
 @sentence(ActionPlayed)
 def _action_played(e: ActionPlayed, n: Name) -> str:
     return f"{n(e.player)}使用行动牌{e.name}（理智要求{e.requirement}）"
+
+
+@sentence(DeckDealt)
+def _deck_dealt(e: DeckDealt, n: Name) -> str:
+    return f"{n(e.player)}抽{e.hand}张起始手牌，牌库{e.deck}张"
+
+
+@sentence(PileChanged)
+def _cards_moved(e: PileChanged, n: Name) -> str:
+    if (e.source, e.dest) == ("deck", "hand"):
+        return f"{n(e.player)}抽{e.count}张牌" if e.count else f"{n(e.player)}的牌库已空，未抽牌"
+    return f"{n(e.player)}将{e.count}张牌从{_ZONES.get(e.source, e.source)}移至{_ZONES.get(e.dest, e.dest)}"

@@ -14,7 +14,7 @@ from ...tracker.state import (Piece, Player as BasePlayer, State as BaseState, a
                               reducer, remove_piece, replace, with_player as _with_player)
 from .events import (SanityChanged, OperatorDeployed, ChargeAdded, ChargesSpent, SkillActivated, TimersTicked,
                      TimerExpired, DeployZoneChanged, ActionPlayed, OperatorMoved, OperatorAttacked, BlockLost,
-                     OperatorRouted, OperatorLeft, OperatorAdjusted, PrepTaken)
+                     OperatorRouted, OperatorLeft, OperatorAdjusted, PrepTaken, DeckDealt, PileChanged)
 
 RULESET = "ridm"
 
@@ -63,6 +63,18 @@ class RidmPlayer(BasePlayer):
     skill_slot: tuple[str, ...] = ()
     #: Cards taken from the preparation zone to hand this turn.
     prep_taken: int = 0
+    #: Cards in the draw pile and in the hand; None when the game was started without this
+    #: player's deck list (or before the tracker counted them): then nothing below is counted.
+    deck: int | None = None
+    hand: int | None = None
+    #: Cards in the discard (routed operators, ended skills, played actions, spent charges).
+    discard: int = 0
+    #: Hand cards lying face down in the charge slot (``charges`` also counts effect charges).
+    charge_cards: int = 0
+
+    @property
+    def counted(self) -> bool:
+        return self.deck is not None
 
 
 @record
@@ -80,6 +92,26 @@ def operators(s: State) -> tuple[RidmOperator, ...]:
     return tuple(p for p in s.pieces if isinstance(p, RidmOperator))
 
 
+def _counts(s: State, player: int, **deltas: int) -> State:
+    """Add ``deltas`` to ``player``'s card counts (deck, hand, discard, charge_cards), when counted."""
+    p = s.players[player]
+    if not p.counted:
+        return s
+    return _with_player(s, player, **{k: getattr(p, k) + d for k, d in deltas.items() if d})
+
+
+@reducer(DeckDealt)
+def _dealt(s: State, e: DeckDealt) -> State:
+    return _with_player(s, e.player, deck=e.deck, hand=e.hand)
+
+
+@reducer(PileChanged)
+def _cards_moved(s: State, e: PileChanged) -> State:
+    if e.source == e.dest:  # the rules refuse it; nothing moves
+        return s
+    return _counts(s, e.player, **{e.source: -e.count, e.dest: e.count})
+
+
 @reducer(kev.TurnBegan, ruleset=RULESET)
 def _turn(s: State, e: kev.TurnBegan) -> State:
     return replace(s, players=tuple(replace(p, deployments_used=0, skill_slot_charges_used=0, prep_taken=0)
@@ -95,6 +127,7 @@ def _sanity(s: State, e: SanityChanged) -> State:
 def _deployed(s: State, e: OperatorDeployed) -> State:
     p = s.players[e.player]
     s = _with_player(s, e.player, deployments_used=p.deployments_used + (1 if e.active else 0))
+    s = _counts(s, e.player, hand=-1)  # every deployment (and a replacement) comes from the hand
     if not e.piece:  # an old log's (or a card-data-less game's) deployment: counted, no piece
         return s
     return add_piece(s, RidmOperator(
@@ -130,6 +163,8 @@ def _left(s: State, e: OperatorLeft) -> State:
     s = remove_piece(s, e.piece)
     if e.to == "prep":
         s = _with_player(s, piece.owner, prep=s.players[piece.owner].prep + (piece.name,))
+    elif e.to in ("discard", "hand"):
+        s = _counts(s, piece.owner, **{e.to: 1})
     return s
 
 
@@ -144,15 +179,18 @@ def _prep_taken(s: State, e: PrepTaken) -> State:
     p = s.players[e.player]
     prep = list(p.prep)
     prep.remove(e.card)
-    return _with_player(s, e.player, prep=tuple(prep), prep_taken=p.prep_taken + 1)
+    s = _with_player(s, e.player, prep=tuple(prep), prep_taken=p.prep_taken + 1)
+    return _counts(s, e.player, hand=1)
 
 
 @reducer(ChargeAdded)
 def _charge(s: State, e: ChargeAdded) -> State:
     p = s.players[e.player]
     slot = p.skill_slot + ((e.card,) if e.skill_slot and e.card else ())
-    return _with_player(s, e.player, charges=p.charges + e.count, skill_slot=slot,
-                        skill_slot_charges_used=p.skill_slot_charges_used + (1 if e.skill_slot else 0))
+    s = _with_player(s, e.player, charges=p.charges + e.count, skill_slot=slot,
+                     skill_slot_charges_used=p.skill_slot_charges_used + (1 if e.skill_slot else 0))
+    # The skill card lies face up in the skill slot (counted there); face-down cards in charge_cards.
+    return _counts(s, e.player, hand=-e.from_hand, charge_cards=0 if e.skill_slot else e.from_hand)
 
 
 @reducer(ChargesSpent)
@@ -160,13 +198,20 @@ def _charges_spent(s: State, e: ChargesSpent) -> State:
     p = s.players[e.player]
     left = p.charges - e.count
     # Face-down cards pay first; the skill-slot cards are used up once fewer charges remain.
-    return _with_player(s, e.player, charges=left, skill_slot=p.skill_slot[:max(left, 0)])
+    slot = p.skill_slot[:max(left, 0)]
+    # Of the face-down charges, the cardless ones (card effects) pay before the cards do; the
+    # cards that paid go to the discard.
+    cards = min(p.charge_cards, max(left - len(slot), 0))
+    s = _with_player(s, e.player, charges=left, skill_slot=slot)
+    return _counts(s, e.player, charge_cards=cards - p.charge_cards,
+                   discard=p.charge_cards - cards + len(p.skill_slot) - len(slot))
 
 
 @reducer(SkillActivated)
 def _activated(s: State, e: SkillActivated) -> State:
     p = s.players[e.player]
-    return _with_player(s, e.player, timers=p.timers + (Timer(e.operator, e.skill, e.duration, e.piece),))
+    s = _with_player(s, e.player, timers=p.timers + (Timer(e.operator, e.skill, e.duration, e.piece),))
+    return _counts(s, e.player, hand=-1)  # the skill card covers its operator from the hand
 
 
 @reducer(TimersTicked)
@@ -182,6 +227,7 @@ def _expired(s: State, e: TimerExpired) -> State:
     for i, t in enumerate(timers):
         if t.operator == e.operator and t.skill == e.skill and (not e.piece or t.piece == e.piece):
             del timers[i]
+            s = _counts(s, e.player, discard=1)
             break
     return _with_player(s, e.player, timers=tuple(timers))
 
@@ -193,4 +239,4 @@ def _deploy_zone(s: State, e: DeployZoneChanged) -> State:
 
 @reducer(ActionPlayed)
 def _action(s: State, e: ActionPlayed) -> State:
-    return s
+    return _counts(s, e.player, hand=-1, discard=1)
