@@ -172,6 +172,7 @@ def test_a_full_side_refuses_a_sixth_unit_the_number_comes_from_game_yaml():
     for card in ("grunt", "grunt", "grunt", "hound", "hound"):
         g.do("summon", card=card)
     assert len(units(g)) == g.ctx.numbers.unit_slots == 5
+    g.do("draw", player="A", why="a sixth card in hand, so the slots are what refuses")
     with pytest.raises(IllegalCommand, match="all 5 unit slots of A are full"):
         g.do("summon", card="scout")
 

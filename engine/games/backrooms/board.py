@@ -5,10 +5,9 @@ return; the outpost commands damage/repair read a player's outpost or any piece)
 What the tracker follows, and what it leaves to the table:
 - every card on the field is a piece with its values; the discard is a list of card ids
   (pieces that went there and cards used from the hand);
-- hand and deck sizes are **not** tracked: players hold the real cards, and the tracker's
-  reminders say when to draw. So the one count the board can keep honest is that a card's
-  pieces on the board plus its copies in the discard never exceed the copies in the deck list
-  (a card returned to the hand may be summoned again);
+- a card's pieces on the board plus its copies in the discard never exceed the copies in the
+  deck list (a card returned to the hand may be summoned again); hand and deck sizes are kept
+  by ``counts.py`` (a card entering from the hand is refused when the hand is empty);
 - cost is paid automatically from the player's pool when a card enters.
 
 Card types (game.yaml ``card_types``): entities and characters are units; items and effects
@@ -26,6 +25,7 @@ from ...tracker.pieces import copies_in_deck, find_card, find_piece
 from ...tracker.state import next_piece_id
 from . import events as ev
 from .commands import COMMANDS
+from .counts import take_from_hand
 from .state import EQUIPMENT, OUTPOST, SPECIAL, UNIT, BackroomsPiece as Piece, BackroomsState as State
 
 #: Card types (ids of game.yaml ``card_types``) by where they go on the board.
@@ -210,6 +210,7 @@ def summon(state: State, ctx: Context, card: Any, player: Any = None, slot: Any 
     if c.type in EQUIPMENT_TYPES:
         raise IllegalCommand(f"{c.name} is equipment: put it on a unit with equip {c.id} UNIT")
     check_copies(state, i, c)
+    take_from_hand(state, i, c.name)
     cost = int(c.get("cost", 0) or 0)
     text = str(c.get("text", "") or "")
     batch = Batch(state)
@@ -256,6 +257,7 @@ def equip(state: State, ctx: Context, card: Any, unit: Any) -> list[kev.Event]:
     targetable(u, "equipped")
     c = find_card(state, ctx, i, card, types=EQUIPMENT_TYPES, what="equipment")
     check_copies(state, i, c)
+    take_from_hand(state, i, c.name)
     carried = len(state.equipment_of(u.id))
     if carried >= u.carry:
         raise IllegalCommand(f"{u.id} {u.name} carries {carried}/{u.carry}: no room for {c.name}")

@@ -198,3 +198,49 @@ register(BackroomsPieceEntered, BackroomsCardPlayed, BackroomsUnitAttacked, Back
          BackroomsUnitExplored, BackroomsPieceStunned)
 
 register(LevelPileLaid, CostGained, CostSpent, LevelCut, OutpostPlaced, OutpostCarried, OutpostDamaged, OutpostRepaired, OutpostDestroyed, ChainLinkAdded, ChainLinkNegated, ChainLinkResolved, ChainCleared)
+
+
+# ---------------------------------------------------------------------------- hand and deck sizes
+
+
+@record(kw_only=True)
+class BackroomsDeckCounted(Event):
+    """Setup: ``player``'s draw pile holds ``deck`` cards (the deck list without the G.O.I and
+    the levels, less the starting outpost ``outpost`` (1 or 0) taken from it); the hand is empty.
+    A game without this event (no ``--deck``, or older logs) tracks no hand or deck sizes."""
+
+    player: int
+    deck: int
+    outpost: int = 0
+
+
+@record(kw_only=True)
+class BackroomsCardsDrawn(Event):
+    player: int
+    amount: int
+
+
+@record(kw_only=True)
+class BackroomsCardsMoved(Event):
+    """``amount`` cards of ``player`` go from zone ``source`` to ``dest`` (deck, hand, discard,
+    removed) by a card effect; ``card`` is the card id when one was named (the discard keeps ids)."""
+
+    player: int
+    source: str
+    dest: str
+    amount: int
+    card: str = ""
+
+
+@record(kw_only=True)
+class BackroomsSearched(Event):
+    """At the end of the turn ``player`` searches the deck for one item or equipment for the
+    explored unit ``piece`` (``card``/``name`` when named): deck → hand."""
+
+    player: int
+    piece: str
+    card: str = ""
+    name: str = ""
+
+
+register(BackroomsDeckCounted, BackroomsCardsDrawn, BackroomsCardsMoved, BackroomsSearched)

@@ -11,9 +11,13 @@ Decisions taken here beyond RULES.md (shown in the log as reasons):
   the obligation in every phase of that turn);
 - a phase cannot end with an unresolved chain;
 - an outpost is destroyed at 0 HP or less, like units (house clarification);
-- the board (``board.py``): every card on the field is a piece; hand and deck sizes are not
-  tracked (players hold the cards; the reminders say when to draw), so summons check the deck
-  list's copies against the board and the discard instead;
+- the board (``board.py``): every card on the field is a piece; summons check the deck list's
+  copies against the board and the discard;
+- hand and deck sizes (``counts.py``) are tracked when a deck list was given: the draw pile is
+  the deck less the G.O.I, the levels (public ones make the shared pile, independent ones the
+  player's own pile) and the starting outpost; the opening hands and the draw phase draw from
+  it; playing a card takes it from the hand; an empty deck draws nothing (the seed names no
+  loss for it);
 - an explored unit stays explored until its owner's next turn begins (the seed's "本回合" is a
   round here, and "cannot be attacked / does not shield its outpost" only bite in the
   opponent's turn); a stun lasts until its owner's turn has ended;
@@ -33,6 +37,7 @@ from ...tracker.kit import Param
 from ...tracker.pieces import find_card
 from ...tracker.state import next_piece_id
 from . import board
+from . import counts
 from . import sentences  # noqa: F401 - imported to register the game's log lines
 from .commands import COMMANDS, RULESET
 from .state import BackroomsPlayer as Player, BackroomsState as State
@@ -87,6 +92,8 @@ def setup(ctx: Context, players: tuple[str, ...], first: int, levels: tuple[str,
                        reason=f"开局：费用{n.starting_cost}，首个层级：{pile[0]}"),
     ]
     events += [ev.OutpostPlaced(player=i, hp=n.outpost_hp, reason="开局：各放置1座前哨站") for i in range(len(players))]
+    # After the outposts: the starting outpost comes from the deck, not from a hand.
+    events += counts.opening(ctx, players, first, decks)
     events.append(kev.ReminderGiven(
         text=f"开局：先手{players[first]}抽{n.opening_hand_first}张，后手{players[second]}抽{n.opening_hand_second}张",
         reason="开局抽牌"))
@@ -157,6 +164,8 @@ def on_enter(state: State, ctx: Context) -> list[kev.Event]:
             # RULES.md 2026-12: the draw of 1 starts with turn 2; the opening hand is turn 1's draw.
             out.append(kev.ReminderGiven(text=f"第1{ctx.defn.terms.turn}不抽牌（{me.name}开局已抽{n.opening_hand_first}张）",
                                         player=state.active, reason="抽牌阶段"))
+        elif me.counted:
+            out += counts.turn_draw(state, ctx)
         else:
             out.append(kev.ReminderGiven(text=f"{me.name}抽{n.draw_per_turn}张牌", player=state.active, reason="抽牌阶段"))
         nxt = next_level(state)
@@ -235,6 +244,7 @@ def place(state: State, ctx: Context, player: Any, card: Any = "") -> list[kev.E
     """Build an outpost (free), or place the new outpost a level cut demands."""
     i = who(state, player)
     why = "层级切出后放置新前哨站" if state.players[i].must_place_outpost else "建立前哨站（免费）"
+    counts.take_from_hand(state, i, "an outpost")
     named = {}
     if str(card or "").strip():
         c = find_card(state, ctx, i, card, types=board.OUTPOST_TYPES, what="outpost card")
@@ -329,7 +339,8 @@ def chain_resolve(state: State, ctx: Context, one: bool = False) -> list[kev.Eve
 def player_json(p: Player, state: State, ctx: Context) -> dict[str, Any]:
     i = state.players.index(p)
     return {"cost": p.cost, "outposts_destroyed": p.outposts_destroyed,
-            "carries_left": p.carries_left, "must_place_outpost": p.must_place_outpost, **board.board_json(i, state)}
+            "carries_left": p.carries_left, "must_place_outpost": p.must_place_outpost, **board.board_json(i, state),
+            **counts.counts_json(p)}
 
 
 def state_json(state: State, ctx: Context) -> dict[str, Any]:
@@ -349,7 +360,8 @@ def board_lines(s: dict[str, Any], ctx: Context) -> list[str]:
     for p in s["players"]:
         extra = "  ⚠须放置/带入前哨" if p["must_place_outpost"] else ""
         out.append(f"{_mark(p, s)} {p['name']}: 费用 {p['cost']} | 前哨已摧毁 {p['outposts_destroyed']} | "
-                   f"可带入 {p['carries_left']} | 弃牌堆 {len(p['discard'])}{extra}")
+                   f"可带入 {p['carries_left']} | {counts.counts_text(p)} | "
+                   f"弃牌堆 {len(p['discard']) + p.get('discard_unnamed', 0)}{extra}")
         out += board.side_lines(p, ctx)
     if s.get("chain"):
         out.append("连锁：" + " ← ".join(

@@ -7,7 +7,9 @@ from .events import (LevelPileLaid, CostGained, CostSpent, LevelCut, OutpostPlac
                      OutpostRepaired, OutpostDestroyed, ChainLinkAdded, ChainLinkNegated, ChainLinkResolved,
                      ChainCleared, BackroomsPieceEntered, BackroomsCardPlayed, BackroomsUnitAttacked,
                      BackroomsPieceDamaged, BackroomsPieceHealed, BackroomsPieceBuffed, BackroomsPieceLeft,
-                     BackroomsUnitExplored, BackroomsPieceStunned)
+                     BackroomsUnitExplored, BackroomsPieceStunned, BackroomsDeckCounted, BackroomsCardsDrawn,
+                     BackroomsCardsMoved, BackroomsSearched)
+from .counts import ZONE_NAMES
 from .state import OUTPOST_NAME
 
 sentences({
@@ -106,3 +108,20 @@ def _piece_buffed(e: BackroomsPieceBuffed, n: Name) -> str:
 @sentence(BackroomsPieceLeft)
 def _piece_left(e: BackroomsPieceLeft, n: Name) -> str:
     return f"{e.piece}离场，进入{_TO.get(e.to, e.to)}"
+
+
+# ---------------------------------------------------------------------------- hand and deck sizes
+
+sentences({
+    BackroomsDeckCounted: "{p}的牌库共{e.deck}张",
+    BackroomsCardsDrawn: "{p}抽{e.amount}张牌",
+})
+
+@sentence(BackroomsCardsMoved)
+def _cards_moved(e: BackroomsCardsMoved, n: Name) -> str:
+    return f"{n(e.player)}将{e.amount}张牌从{ZONE_NAMES.get(e.source, e.source)}移至{ZONE_NAMES.get(e.dest, e.dest)}"
+
+
+@sentence(BackroomsSearched)
+def _searched(e: BackroomsSearched, n: Name) -> str:
+    return f"{n(e.player)}为{e.piece}检索1张{e.name or '道具或装备'}加入手牌"

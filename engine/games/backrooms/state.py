@@ -17,7 +17,8 @@ from ...tracker.state import (Piece, Player as BasePlayer, State as BaseState, a
 from .events import (LevelPileLaid, CostGained, CostSpent, LevelCut, OutpostPlaced, OutpostCarried, OutpostDamaged,
                      OutpostRepaired, OutpostDestroyed, ChainLinkAdded, ChainLinkNegated, ChainLinkResolved,
                      ChainCleared, BackroomsPieceEntered, BackroomsCardPlayed, BackroomsUnitAttacked, BackroomsPieceDamaged, BackroomsPieceHealed, BackroomsPieceBuffed,
-                     BackroomsPieceLeft, BackroomsUnitExplored, BackroomsPieceStunned)
+                     BackroomsPieceLeft, BackroomsUnitExplored, BackroomsPieceStunned, BackroomsDeckCounted,
+                     BackroomsCardsDrawn, BackroomsCardsMoved, BackroomsSearched)
 
 RULESET = "backrooms"
 
@@ -57,6 +58,8 @@ class BackroomsPiece(Piece):
     attacked: bool = False
     explored: bool = False
     stunned: bool = False
+    #: The explored unit's end-of-turn search was made (one per exploration).
+    searched: bool = False
 
     @property
     def has_hp(self) -> bool:
@@ -75,6 +78,19 @@ class BackroomsPlayer(BasePlayer):
     must_place_outpost: bool = False
     #: Card ids in the discard, oldest first (pieces that went there, cards used from the hand).
     discard: tuple[str, ...] = ()
+    #: Draw pile and hand sizes; None: not tracked (no deck list given, or a log from before).
+    deck: int | None = None
+    hand: int | None = None
+    #: Cards in the discard known only by count (outposts placed without naming their card,
+    #: cards an effect sent there unnamed); the discard holds ``len(discard) + discard_unnamed``.
+    discard_unnamed: int = 0
+    #: Cards removed from the game; outpost cards that stayed under a cut-out level.
+    removed: int = 0
+    under_levels: int = 0
+
+    @property
+    def counted(self) -> bool:
+        return self.hand is not None
 
 
 @record
@@ -124,6 +140,12 @@ def _to_discard(s: State, player: int, card: str) -> State:
     return _with_player(s, player, discard=s.players[player].discard + (card,)) if card else s
 
 
+def _from_hand(s: State, player: int) -> State:
+    """A card played from the hand (a no-op when sizes are not tracked; the command refused an empty hand)."""
+    p = s.players[player]
+    return _with_player(s, player, hand=p.hand - 1) if p.counted else s
+
+
 @reducer(LevelPileLaid)
 def _pile(s: State, e: LevelPileLaid) -> State:
     return replace(s, level_pile=e.level_pile)
@@ -142,7 +164,9 @@ def _cost_spent(s: State, e: CostSpent) -> State:
 @reducer(LevelCut)
 def _level_cut(s: State, e: LevelCut) -> State:
     leaving = tuple(p for p in s.pieces if p.kind == OUTPOST)
-    players = tuple(replace(p, cut_out_outposts=p.outposts, outposts=(), must_place_outpost=True) for p in s.players)
+    # The outposts stay under the cut-out level unless one is carried back (``under_levels``).
+    players = tuple(replace(p, cut_out_outposts=p.outposts, outposts=(), must_place_outpost=True,
+                            under_levels=p.under_levels + len(p.outposts)) for p in s.players)
     return replace(s, players=players, level_index=e.level_index, cuts=s.cuts + 1, cut_out=leaving,
                    pieces=tuple(p for p in s.pieces if p.kind != OUTPOST))
 
@@ -151,7 +175,7 @@ def _level_cut(s: State, e: LevelCut) -> State:
 def _placed(s: State, e: OutpostPlaced) -> State:
     piece = BackroomsPiece(id=e.piece or next_piece_id(s, e.player), owner=e.player, card=e.card,
                            name=e.name or OUTPOST_NAME, kind=OUTPOST, hp=e.hp, max_hp=e.hp, attack=e.attack)
-    s = _with_player(add_piece(s, piece), e.player, must_place_outpost=False)
+    s = _from_hand(_with_player(add_piece(s, piece), e.player, must_place_outpost=False), e.player)
     return _sync(s)
 
 
@@ -163,7 +187,8 @@ def _carried(s: State, e: OutpostCarried) -> State:
     rest = p.cut_out_outposts[:e.index] + p.cut_out_outposts[e.index + 1:]
     # The same piece, with its id and HP, comes back; it is not a new piece.
     s = replace(s, pieces=s.pieces + (piece,), cut_out=tuple(o for o in s.cut_out if o is not piece))
-    s = _with_player(s, e.player, cut_out_outposts=rest, carries_left=p.carries_left - 1, must_place_outpost=False)
+    s = _with_player(s, e.player, cut_out_outposts=rest, carries_left=p.carries_left - 1, must_place_outpost=False,
+                     under_levels=p.under_levels - 1)
     return _sync(s)
 
 
@@ -183,7 +208,10 @@ def _repaired(s: State, e: OutpostRepaired) -> State:
 def _destroyed(s: State, e: OutpostDestroyed) -> State:
     piece = s.outpost_pieces(e.player)[e.index]
     s = _to_discard(remove_piece(s, piece.id), e.player, piece.card)
-    s = _with_player(s, e.player, outposts_destroyed=s.players[e.player].outposts_destroyed + 1)
+    p = s.players[e.player]
+    # An outpost placed without naming its card still puts a card in the discard.
+    unnamed = p.discard_unnamed + (1 if p.counted and not piece.card else 0)
+    s = _with_player(s, e.player, outposts_destroyed=p.outposts_destroyed + 1, discard_unnamed=unnamed)
     return _sync(s)
 
 
@@ -219,12 +247,12 @@ def _entered(s: State, e: BackroomsPieceEntered) -> State:
     piece = BackroomsPiece(id=e.piece, owner=e.player, card=e.card, name=e.name, kind=e.kind, slot=e.slot,
                            cost=e.cost, attack=e.attack, hp=e.hp, max_hp=e.hp, carry=e.carry, host=e.host,
                            face_down=e.face_down)
-    return add_piece(s, piece)
+    return _from_hand(add_piece(s, piece), e.player)
 
 
 @reducer(BackroomsCardPlayed)
 def _played(s: State, e: BackroomsCardPlayed) -> State:
-    return _to_discard(s, e.player, e.card)
+    return _from_hand(_to_discard(s, e.player, e.card), e.player)
 
 
 @reducer(BackroomsUnitAttacked)
@@ -256,6 +284,10 @@ def _left(s: State, e: BackroomsPieceLeft) -> State:
     s = remove_piece(s, e.piece)
     if e.to == "discard":
         s = _to_discard(s, p.owner, p.card)
+    elif e.to == "hand" and s.players[p.owner].counted:
+        s = _with_player(s, p.owner, hand=s.players[p.owner].hand + 1)
+    elif e.to == "removed":
+        s = _with_player(s, p.owner, removed=s.players[p.owner].removed + 1)
     return _sync(s) if p.kind == OUTPOST else s
 
 
@@ -285,8 +317,52 @@ def _new_turn(s: State, e: TurnBegan) -> State:
     def fresh(p: BackroomsPiece) -> BackroomsPiece:
         explored = p.explored and p.owner != e.player
         stunned = p.stunned and p.owner != ended
-        if (p.attacked, p.explored, p.stunned) == (False, explored, stunned):
+        searched = p.searched and explored
+        if (p.attacked, p.explored, p.stunned, p.searched) == (False, explored, stunned, searched):
             return p
-        return replace(p, attacked=False, explored=explored, stunned=stunned)
+        return replace(p, attacked=False, explored=explored, stunned=stunned, searched=searched)
 
     return replace(s, pieces=tuple(fresh(p) for p in s.pieces))
+
+
+# ---------------------------------------------------------------------------- hand and deck sizes
+
+
+@reducer(BackroomsDeckCounted)
+def _deck_counted(s: State, e: BackroomsDeckCounted) -> State:
+    return _with_player(s, e.player, deck=e.deck, hand=0)
+
+
+@reducer(BackroomsCardsDrawn)
+def _drawn(s: State, e: BackroomsCardsDrawn) -> State:
+    p = s.players[e.player]
+    return _with_player(s, e.player, deck=p.deck - e.amount, hand=p.hand + e.amount) if p.counted else s
+
+
+def _zone_add(s: State, player: int, zone: str, amount: int, card: str) -> State:
+    """``amount`` cards into (negative: out of) ``zone``; the discard keeps a named card's id."""
+    p = s.players[player]
+    if zone == "discard":
+        if card and amount > 0:
+            return _with_player(s, player, discard=p.discard + (card,) * amount)
+        if card:
+            rest = list(p.discard)
+            for _ in range(-amount):
+                del rest[len(rest) - 1 - rest[::-1].index(card)]
+            return _with_player(s, player, discard=tuple(rest))
+        return _with_player(s, player, discard_unnamed=p.discard_unnamed + amount)
+    return _with_player(s, player, **{zone: getattr(p, zone) + amount})
+
+
+@reducer(BackroomsCardsMoved)
+def _moved(s: State, e: BackroomsCardsMoved) -> State:
+    s = _zone_add(s, e.player, e.source, -e.amount, e.card)
+    return _zone_add(s, e.player, e.dest, e.amount, e.card)
+
+
+@reducer(BackroomsSearched)
+def _searched(s: State, e: BackroomsSearched) -> State:
+    if s.piece(e.piece) is not None:
+        s = change_piece(s, e.piece, searched=True)
+    p = s.players[e.player]
+    return _with_player(s, e.player, deck=p.deck - 1, hand=p.hand + 1) if p.counted else s
