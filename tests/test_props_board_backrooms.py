@@ -1,12 +1,14 @@
 """A hypothesis state machine on the backrooms board (pure decider, no store): random summons,
-equipment, attacks, damage, heals, buffs, phase changes and undos, with the board's invariants
-checked after every step."""
+equipment, attacks, damage, heals, buffs, draws, moves between zones, searches, returns,
+phase changes and undos, with the board's invariants checked after every step (cards conserved
+among deck, hand, board, discard, removed and under cut-out levels among them)."""
 
 from __future__ import annotations
 
 from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from engine.games.backrooms.counts import ZONES
 from engine.tracker import IllegalCommand
 from engine.tracker.state import fold
 
@@ -16,6 +18,7 @@ from track_helpers import LEVELS, InlineGame, undo_checked
 SUMMONABLE = sorted(c for c in DECK if CARDS[c].type in ("entity", "character", "item", "effect"))
 UNITS = sorted(c for c in DECK if CARDS[c].type in ("entity", "character"))
 EQUIPMENT = sorted(c for c in DECK if CARDS[c].type == "equipment")
+HUMAN = "scout"
 
 
 def _number(piece_id: str) -> int:
@@ -130,6 +133,40 @@ class BoardMachine(RuleBasedStateMachine):
                 return
 
     @precondition(lambda self: not self.g.state.over)
+    @rule(seat=st.integers(0, 1), cards=st.integers(1, 8))
+    def draw(self, seat, cards):
+        self._do("draw", player=self.g.state.players[seat].name, cards=cards, why="效果")
+
+    @precondition(lambda self: not self.g.state.over)
+    @rule(seat=st.integers(0, 1), source=st.sampled_from(ZONES), dest=st.sampled_from(ZONES),
+          cards=st.integers(1, 12), card=st.sampled_from((None, None, *sorted(DECK))))
+    def move(self, seat, source, dest, cards, card):
+        self._do("move", player=self.g.state.players[seat].name, source=source, dest=dest, cards=cards, card=card)
+
+    @precondition(lambda self: not self.g.state.over and self._units())
+    @rule(data=st.data(), to=st.sampled_from(("return_", "remove", "discard", "destroy")))
+    def leave(self, data, to):
+        self._do(to, piece=self._pick(data, list(self.g.state.pieces)), why="效果")
+
+    @precondition(lambda self: not self.g.state.over)
+    @rule(data=st.data())
+    def explore_and_search(self, data):
+        """A human explores in the main phase and searches at the end of the turn (deck → hand)."""
+        self._to("main")
+        self._do("summon", card=HUMAN)
+        s = self.g.state
+        humans = [p for p in s.pieces if p.owner == s.active and p.card == HUMAN]
+        if humans:
+            self._do("explore", unit=humans[-1].id)
+        self._to("end")
+        self._do("search", unit=self._pick(data, self._units()), card=data.draw(st.sampled_from((None, *EQUIPMENT))))
+
+    @precondition(lambda self: not self.g.state.over)
+    @rule(card=st.sampled_from(("", "base")))
+    def place(self, card):
+        self._do("place", player=self.g.state.players[self.g.state.active].name, card=card)
+
+    @precondition(lambda self: not self.g.state.over)
     @rule()
     def gain(self):
         self._do("gain", player=self.g.state.players[self.g.state.active].name, amount=10, why="测试")
@@ -164,6 +201,18 @@ class BoardMachine(RuleBasedStateMachine):
             if p.has_hp:
                 assert p.hp > n.unit_destroyed_at_hp, f"{p.id} at {p.hp} HP is still on the board"
             assert p.attack >= 0
+
+    @invariant()
+    def cards_are_conserved_among_the_zones(self):
+        """deck + hand + board + discard + removed + under cut-out levels = the draw pile at the
+        start plus the starting outpost setup took out of it (the whole DECK: it holds no G.O.I
+        or level)."""
+        s = self.g.state
+        for owner, p in enumerate(s.players):
+            assert p.deck >= 0 and p.hand >= 0
+            board = sum(1 for q in s.pieces if q.owner == owner)
+            held = p.deck + p.hand + board + len(p.discard) + p.discard_unnamed + p.removed + p.under_levels
+            assert held == sum(DECK.values()), f"{p.name}: {held} cards where the deck list has {sum(DECK.values())}"
 
     @invariant()
     def ids_are_unique_and_within_what_was_issued(self):
