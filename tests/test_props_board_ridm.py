@@ -2,8 +2,11 @@
 
 After every step: at most one operator per zone (game.yaml's capacity); block never below 0; a
 routed operator never moves or attacks; sanity is lost only at a turn end, by exactly the players
-whose deploy zone holds an opposing operator; piece ids are never reused; undo restores the exact
-earlier state, and the log refolds to the state and survives the codec.
+whose deploy zone holds an opposing operator; piece ids are never reused; each player's cards are
+all somewhere: draw pile + hand + discard + charge slot + skill slot + preparation zone + operators
+on the board + skills covering them = the deck list (the whole deck is the draw pile at the start;
+setup takes nothing out), no count below 0; undo restores the exact earlier state, and the log
+refolds to the state and survives the codec.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from engine.games.ridm import board
+from engine.games.ridm.counts import ZONE_NAMES
 from engine.games.ridm.events import SanityChanged
 from engine.games.ridm.state import operators
 from engine.tracker import IllegalCommand, codec
@@ -27,6 +31,8 @@ from track_helpers import InlineGame, undo_checked
 PLAYERS = st.sampled_from(["A", "B"])
 OPERATOR_CARDS = [c for c in DECK if CARDS[c].type == "operator"] + ["nobody"]
 ZONES = list(board.ZONE_WORDS)
+ZONES_OF_CARDS = list(ZONE_NAMES)
+DECK_SIZE = sum(DECK.values())
 
 
 def forward(state: State, piece_id: str) -> list[str]:
@@ -39,7 +45,8 @@ def forward(state: State, piece_id: str) -> list[str]:
 
 #: Command names, repeated by how often random play tries them.
 NAMES = (["next"] * 3 + ["undo"] * 2 + ["deploy"] * 5 + ["move"] * 8 + ["fight"] * 7 + ["withdraw", "replace"] * 2
-         + ["adjust", "charge", "charge_skill", "activate", "end_skill", "take", "sanity"])
+         + ["adjust", "charge", "charge_skill", "activate", "end_skill", "take", "sanity"]
+         + ["charge", "draw", "transfer", "action"])
 
 
 def draw_command(data, state: State) -> tuple[str, dict]:
@@ -59,11 +66,17 @@ def draw_command(data, state: State) -> tuple[str, dict]:
                          "by_effect": draw([False, False, False, True])},
         "fight": lambda: {"attacker": draw(mine), "defender": draw(theirs + ids[:1]),
                           "by_effect": draw([False, False, False, True])},
-        "withdraw": lambda: {"operator": draw(mine), "by_effect": draw([False, False, True])},
+        "withdraw": lambda: {"operator": draw(mine), "by_effect": draw([False, False, True]),
+                             "to": draw(["prep", "prep", "hand"])},
         "replace": lambda: {"operator": draw(mine), "card": draw(OPERATOR_CARDS)},
         "adjust": lambda: {"operator": draw(ids), "stat": draw(["attack", "defense", "block"]), "delta": draw([-3, -1, 1, 2])},
-        "charge": lambda: {"player": player()},
-        "charge_skill": lambda: {"player": player(), "skill": draw(["blade-s", "wall-s"])},
+        "charge": lambda: {"player": player(), "cards": draw([1, 1, 2, 7]), "draw": draw([0, 0, 1, 2]),
+                           "by_effect": draw([False, False, True])},
+        "charge_skill": lambda: {"player": player(), "skill": draw(["blade-s", "wall-s"]), "search": draw([False, True])},
+        "draw": lambda: {"player": player(), "cards": draw([1, 1, 3, 20])},
+        "transfer": lambda: {"player": player(), "source": draw(ZONES_OF_CARDS), "dest": draw(ZONES_OF_CARDS),
+                             "cards": draw([1, 1, 2, 20])},
+        "action": lambda: {"player": player(), "name": "集结", "requirement": draw([0, 3])},
         "activate": lambda: {"player": player(), "skill": draw(["blade-s", "wall-s"])},
         "end_skill": lambda: {"player": player(), "skill": draw(["斩击", "坚壁"])},
         "take": lambda: {"player": player(), "card": draw(["剑士", "铁壁", "玻璃"])},
@@ -161,6 +174,17 @@ class RidmBoardMachine(RuleBasedStateMachine):
             assert all(t.left > 0 for t in p.timers) or s.phase != self.g.ctx.defn.phases[0].id
             for t in p.timers:
                 assert not t.piece or s.piece(t.piece) is not None, "a skill outlived its operator"
+
+    @invariant()
+    def every_card_is_somewhere(self):
+        s = self.g.state
+        for i, p in enumerate(s.players):
+            assert min(p.deck, p.hand, p.discard, p.charge_cards) >= 0, f"{p.name}: a count below 0"
+            assert p.charge_cards + len(p.skill_slot) <= p.charges
+            board_ = sum(1 for o in operators(s) if o.owner == i) + len(p.timers)
+            zones = p.deck + p.hand + p.discard + p.charge_cards + len(p.skill_slot) + len(p.prep) + board_
+            assert zones == DECK_SIZE, (f"{p.name}: deck {p.deck} hand {p.hand} discard {p.discard} charge "
+                                        f"{p.charge_cards} slot {len(p.skill_slot)} prep {len(p.prep)} board {board_}")
 
     @invariant()
     def the_log_refolds_and_survives_the_codec(self):
