@@ -117,3 +117,30 @@ def test_charges_per_card_come_from_game_yaml(game_copy, tmp_path):
     live.do("charge", player="A", cards=3)
     assert live.state.players[0].charges == 6
     assert "盖放3张手牌充能+6" in live.entries()[-1].events[0].reason
+
+
+def test_a_stored_game_with_shipped_decks_counts_hands_through_the_table_lines(tmp_path):
+    """Through the store and the play-mode lines: the deck list gives the counts, ``next`` draws,
+    a charge's optional draw and a card effect's return to hand read from table lines."""
+    from pathlib import Path
+
+    from engine.live.script import parse_line
+    from engine.tracker.core import commands_of
+
+    decks = Path(__file__).resolve().parent.parent / "card_data" / "ridm" / "decks"
+    live = new_game(tmp_path, "ridm", decks={"A": decks / "iron-wall.yaml", "B": decks / "arts-barrage.yaml"})
+    size = [sum(n for _, n in d) for d in live.state.decks]
+    hand = live.ctx.numbers.opening_hand
+    s = status(live)
+    assert [(p["deck"], p["hand"], p["discard"]) for p in s["players"]] == [(n - hand, hand, 0) for n in size]
+    advance_to(live, 1, "main")
+    assert (status(live)["players"][0]["deck"], status(live)["players"][0]["hand"]) == (size[0] - hand - 1, hand + 1)
+    commands = commands_of(live.ctx)
+    spec, args = parse_line("charge A 2 --draw 1", commands)
+    live.do(spec.name, **args)
+    assert (live.state.players[0].hand, live.state.players[0].charge_cards) == (hand, 2)
+    spec, args = parse_line("withdraw A1 --by-effect --to hand", commands)
+    assert spec.name == "withdraw" and args == {"operator": "A1", "by_effect": True, "to": "hand"}
+    spec, args = parse_line('transfer A hand discard 2 --why 弃牌', commands)
+    live.do(spec.name, **args)
+    assert status(live)["players"][0]["discard"] == 2
