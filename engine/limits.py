@@ -71,3 +71,7 @@ MAX_TEMPLATE_FILE_BYTES = 256 * 1024
 #: per-render bound would otherwise make a 600-card build take 50 minutes. Shipped faces render
 #: in ~0.4 ms, so 10,000 cards need ~4 s.
 MAX_BUILD_TEMPLATE_SECONDS = 120.0
+
+#: Bytes of one tap a phone sends the table page (a command with its arguments is well under
+#: 1 KB): a request body is read no further.
+MAX_TAP_BYTES = 64 * 1024

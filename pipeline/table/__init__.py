@@ -1,0 +1,1 @@
+"""The table page: a local web server over the tracker's store (``engine.live``)."""

@@ -1,0 +1,172 @@
+"""The table server: every phone at the table reads and changes one game of a store.
+
+- ``GET /api/board`` — the board as ``status --json`` has it, the log's last lines and the log
+  position (``seq``);
+- ``GET /api/forms`` — the game's commands as forms (``engine.live.forms``);
+- ``POST /api/tap`` — one tap (``engine.live.taps``): applied once per operation id, inside the
+  store's transaction, so two phones tapping at once both apply, in some order;
+- ``GET /api/events`` — server-sent events: the board again each time the log grows, whoever
+  wrote it (a phone, or ``cardpress track`` in a terminal); a reconnecting phone sends
+  ``Last-Event-ID`` (the ``seq`` it last had) and gets the board at once if it missed entries.
+
+With a join token (``--lan``), every request must carry it (``?t=…`` once, then a cookie),
+compared in constant time; anything else is refused with 403. SQLite connections are not
+shared between threads: each worker thread opens the store itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from engine.limits import MAX_TAP_BYTES
+from engine.live.forms import forms
+from engine.live.taps import BadTap, apply_tap, read_tap
+from engine.tracker import IllegalCommand, LiveGame, Store
+from engine.tracker.view import live_status, log_lines
+
+#: How often the event stream looks for new log entries, in seconds (a tap shows on the other
+#: phones within this, plus the time to send).
+POLL_SECONDS = 0.1
+#: A comment line this often keeps proxies and phones from closing an idle stream.
+KEEPALIVE_SECONDS = 15.0
+#: Log entries a board carries.
+LOG_TAIL = 12
+COOKIE = "cardpress_table"
+
+
+class TableServer:
+    """The state behind the app: which store and game, and each thread's open game."""
+
+    def __init__(self, db: Path, game_id: str, token: str | None = None):
+        self.db, self.game_id, self.token = Path(db), game_id, token
+        self._local = threading.local()
+
+    def live(self) -> LiveGame:
+        """This thread's open game, caught up with every writer."""
+        live = getattr(self._local, "live", None)
+        if live is None:
+            live = self._local.live = LiveGame(Store(self.db), self.game_id)
+        else:
+            live.refresh()
+        return live
+
+    def last_seq(self) -> int:
+        store = getattr(self._local, "store", None)
+        if store is None:
+            store = self._local.store = Store(self.db)
+        return store.last_seq(self.game_id)
+
+    def board(self) -> dict[str, Any]:
+        live = self.live()
+        return {"seq": live.replay.last_seq, "board": live_status(live),
+                "log": [{"seq": l.seq, "title": l.title, "lines": list(l.lines), "in_effect": l.in_effect}
+                        for l in log_lines(live, LOG_TAIL)]}
+
+    def allowed(self, request: Request) -> bool:
+        if self.token is None:
+            return True
+        given = request.query_params.get("t") or request.cookies.get(COOKIE) or ""
+        return hmac.compare_digest(given.encode(), self.token.encode())
+
+
+def make_app(db: Path, game_id: str, token: str | None = None) -> Starlette:
+    """The Starlette app serving game ``game_id`` of the store at ``db``."""
+    table = TableServer(db, game_id, token)
+
+    def board(request: Request) -> Response:
+        return JSONResponse(table.board())
+
+    def form_list(request: Request) -> Response:
+        return JSONResponse(forms(table.live().ctx))
+
+    async def tap(request: Request) -> Response:
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_TAP_BYTES:
+                return JSONResponse({"error": f"a tap is at most {MAX_TAP_BYTES} bytes"}, status_code=413)
+        try:
+            parsed = read_tap(body)
+        except BadTap as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return await asyncio.to_thread(_apply, parsed)
+
+    def _apply(parsed) -> Response:
+        live = table.live()
+        try:
+            done = apply_tap(live, parsed)
+        except BadTap as exc:
+            return JSONResponse({"error": str(exc), **table.board()}, status_code=400)
+        except IllegalCommand as exc:
+            # Refused by the rules: nothing was stored; the phone gets the board as it is.
+            return JSONResponse({"error": str(exc), "refused": True, **table.board()}, status_code=409)
+        return JSONResponse({**done, **table.board()})
+
+    async def events(request: Request) -> Response:
+        try:
+            after = int(request.headers.get("last-event-id") or request.query_params.get("after") or -1)
+        except ValueError:
+            after = -1
+
+        async def stream():
+            nonlocal after
+            quiet = 0.0
+            while not await request.is_disconnected():
+                seq = await asyncio.to_thread(table.last_seq)
+                if seq != after:
+                    data = await asyncio.to_thread(table.board)
+                    after = data["seq"]
+                    yield f"id: {after}\nevent: board\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+                    quiet = 0.0
+                elif quiet >= KEEPALIVE_SECONDS:
+                    yield ": keep-alive\n\n"
+                    quiet = 0.0
+                await asyncio.sleep(POLL_SECONDS)
+                quiet += POLL_SECONDS
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    return Starlette(routes=[Route("/api/board", board), Route("/api/forms", form_list),
+                             Route("/api/tap", tap, methods=["POST"]), Route("/api/events", events)],
+                     middleware=[Middleware(JoinToken, table=table)])
+
+
+class JoinToken:
+    """Refuses (403) every request without the table's join token; the join link's ``?t=`` sets
+    a cookie, so the page's own requests carry it from then on."""
+
+    def __init__(self, app: Any, table: TableServer):
+        self.app, self.table = app, table
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or self.table.token is None:
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        if not self.table.allowed(request):
+            refused = PlainTextResponse("this table needs its join link (scan the QR code again)", status_code=403)
+            await refused(scope, receive, send)
+            return
+        if not request.query_params.get("t"):
+            await self.app(scope, receive, send)
+            return
+        cookie = f"{COOKIE}={self.table.token}; HttpOnly; SameSite=Strict; Path=/".encode()
+
+        async def send_with_cookie(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), (b"set-cookie", cookie)]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)

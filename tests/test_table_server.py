@@ -1,0 +1,184 @@
+"""The table server: taps from several phones over one store, each applied once, never lost."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import httpx2 as httpx
+import pytest
+import uvicorn
+from starlette.testclient import TestClient
+
+from engine.tracker import LiveGame, Store
+from pipeline.table.server import make_app
+
+LEVELS = ("Level 0", "Level 1")
+
+
+@pytest.fixture
+def game(tmp_path):
+    db = tmp_path / "games.sqlite"
+    with Store(db) as store:
+        live = LiveGame.new(store, "backrooms", ("甲", "<b>乙</b>"), levels=LEVELS)
+        gid = live.id
+    return db, gid
+
+
+def tap(client, op, command, seen=0, **args):
+    return client.post("/api/tap", content=json.dumps({"op": op, "seen": seen, "command": command, "args": args}))
+
+
+def entries(db, gid) -> int:
+    with Store(db) as store:
+        return store.last_seq(gid)
+
+
+def test_a_tap_applies_once_per_operation_id_and_returns_the_new_board(game):
+    db, gid = game
+    client = TestClient(make_app(db, gid))
+    start = client.get("/api/board").json()
+    assert start["board"]["phase"] == "draw" and start["seq"] == 1
+    first = tap(client, "op-next-0001", "next", seen=1)
+    assert first.status_code == 200 and first.json()["seq"] == 2 and first.json()["board"]["phase"] == "prepare"
+    again = tap(client, "op-next-0001", "next", seen=1)        # the answer was lost: the phone retries
+    assert again.status_code == 200 and again.json()["repeated"] and again.json()["seq"] == 2
+    assert entries(db, gid) == 2
+
+
+def test_a_phone_that_was_behind_gets_the_new_board_and_overwrites_nothing(game):
+    db, gid = game
+    a, b = TestClient(make_app(db, gid)), TestClient(make_app(db, gid))
+    assert tap(a, "op-a-000001", "next", seen=1).json()["seq"] == 2
+    with Store(db) as store:                                   # the CLI at the same table
+        LiveGame(store, gid).do("note", text="终端里的备注")
+    late = tap(b, "op-b-000001", "next", seen=1).json()         # b still shows the board at seq 1
+    assert late["was_behind"] and late["seq"] == 4 and late["board"]["phase"] == "main"
+    assert [l["title"] for l in late["log"]][-3:] == ["下一阶段", "备注 内容终端里的备注", "下一阶段"]
+
+
+def test_a_refused_tap_stores_nothing_and_says_why(game):
+    db, gid = game
+    client = TestClient(make_app(db, gid))
+    refused = tap(client, "op-spend-0001", "spend", player="甲", amount="99")
+    assert refused.status_code == 409 and "cannot spend 99" in refused.json()["error"]
+    assert refused.json()["board"]["players"][0]["cost"] == 5 and entries(db, gid) == 1
+    for body, message in [(b"[1]", "JSON object"), (b"{", "JSON object"),
+                          (json.dumps({"op": "x", "command": "next"}).encode(), "operation id"),
+                          (json.dumps({"op": "op-000000001", "command": "fly"}).encode(), "no command 'fly'"),
+                          (json.dumps({"op": "op-000000002", "command": "spend", "args": {"colour": 1}}).encode(),
+                           "no parameter 'colour'"),
+                          (b"{" + b" " * 70000 + b"}", "at most")]:
+        answer = client.post("/api/tap", content=body)
+        assert answer.status_code in (400, 413) and message in answer.json()["error"], (body[:40], answer.text)
+    assert entries(db, gid) == 1
+
+
+def test_forms_come_from_the_declarations(game):
+    db, gid = game
+    forms = {f["command"]: f for f in TestClient(make_app(db, gid)).get("/api/forms").json()}
+    assert forms["next"]["label"] == "下一阶段" and {"undo", "redo", "summon", "attack"} <= set(forms)
+    attack = {p["name"]: p for p in forms["attack"]["params"]}
+    assert attack["unit"]["kind"] == "piece" and attack["unit"]["label"] == "攻击者"
+    assert "{n." not in forms["summon"]["help"]
+
+
+def test_undo_from_any_phone(game):
+    db, gid = game
+    a, b = TestClient(make_app(db, gid)), TestClient(make_app(db, gid))
+    tap(a, "op-a-000001", "next")
+    undone = tap(b, "op-b-000001", "undo").json()
+    assert undone["board"]["phase"] == "draw" and not undone["board"]["can_undo"]
+    assert a.get("/api/board").json()["board"]["phase"] == "draw"
+
+
+def test_with_a_join_token_every_request_without_it_is_refused(game):
+    db, gid = game
+    client = TestClient(make_app(db, gid, token="s3cret-token"))
+    assert client.get("/api/board").status_code == 403
+    assert client.get("/api/board?t=wrong").status_code == 403
+    assert tap(client, "op-000000001", "next").status_code == 403 and entries(db, gid) == 1
+    assert client.get("/api/board?t=s3cret-token").status_code == 200
+    assert client.get("/api/board").status_code == 200          # the cookie the join link set
+
+
+def test_player_names_reach_the_board_as_data_not_markup(game):
+    db, gid = game
+    board = TestClient(make_app(db, gid)).get("/api/board")
+    assert board.headers["content-type"].startswith("application/json")
+    assert [p["name"] for p in board.json()["board"]["players"]] == ["甲", "<b>乙</b>"]
+
+
+# ---------------------------------------------------------------------------- a real server
+
+
+@pytest.fixture
+def server(game):
+    db, gid = game
+    config = uvicorn.Config(make_app(db, gid), host="127.0.0.1", port=0, log_level="warning")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.02)
+    port = srv.servers[0].sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}", db, gid
+    srv.should_exit = True
+    thread.join(timeout=5)
+
+
+def test_two_phones_tapping_at_once_lose_and_double_nothing(server):
+    url, db, gid = server
+    errors = []
+
+    def phone(name: str) -> None:
+        with httpx.Client(base_url=url, timeout=30) as client:
+            for k in range(50):
+                op = f"{name}-{k:04d}-op"
+                for _ in range(2):                          # every tap sent twice, as a retry would
+                    answer = tap(client, op, "note", text=f"{name}{k}")
+                    if answer.status_code != 200:
+                        errors.append(answer.text)
+
+    threads = [threading.Thread(target=phone, args=(n,)) for n in ("phoneA", "phoneB")]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    assert not errors
+    with Store(db) as store:
+        notes = [e.args["text"] for e in LiveGame(store, gid).entries() if e.command == "note"]
+    assert len(notes) == 100 and len(set(notes)) == 100
+
+
+def test_the_event_stream_pushes_every_new_board_and_resumes_from_last_event_id(server):
+    url, db, gid = server
+    with httpx.Client(base_url=url, timeout=10) as client:
+        with client.stream("GET", "/api/events", headers={"Last-Event-ID": "1"}) as stream:
+            lines = stream.iter_lines()
+            tap(client, "op-next-000001", "next")               # another phone's tap
+            started = time.monotonic()
+            event = _next_event(lines)
+            assert event["id"] == "2" and json.loads(event["data"])["board"]["phase"] == "prepare"
+            assert time.monotonic() - started < 1.0
+        # A phone that slept through seq 3 reconnects with the last id it had: it gets the board now.
+        with Store(db) as store:
+            LiveGame(store, gid).do("note", text="睡着时的备注")
+        with client.stream("GET", "/api/events", headers={"Last-Event-ID": "2"}) as stream:
+            event = _next_event(stream.iter_lines())
+            assert event["id"] == "3" and json.loads(event["data"])["log"][-1]["title"] == "备注 内容睡着时的备注"
+
+
+def _next_event(lines) -> dict[str, str]:
+    event: dict[str, str] = {}
+    for line in lines:
+        if not line:
+            if "data" in event:
+                return event
+            continue
+        if line.startswith(":"):
+            continue
+        key, _, value = line.partition(": ")
+        event[key] = value
+    raise AssertionError("the stream ended")
