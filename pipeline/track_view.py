@@ -58,7 +58,9 @@ def outcome_lines(live: "LiveGame", outcome: "Outcome") -> list[str]:
     if entry.kind in ("undo", "redo"):
         target = live.replay.entries[entry.target]
         verb = "撤销" if entry.kind == "undo" else "重做"
-        return [f"{verb} #{target.seq}（{target.command}）"] + [
+        from engine.tracker.view import entry_title
+
+        return [f"{verb} #{target.seq}（{entry_title(live, target)}）"] + [
             f"  {describe(e, live.row.players, live.ctx.phase_name, live.ctx.turn_label)}" for e in target.events]
     return [describe(e, live.row.players, live.ctx.phase_name, live.ctx.turn_label) + (f" —— {e.reason}" if e.reason else "")
             for e in entry.events]

@@ -113,9 +113,10 @@ def test_commands_that_change_the_game_are_applied_once_and_alike(db):
 
 def test_undo_and_redo_print_the_same_on_both_paths(db):
     undone = cardpress(db, "track", "undo")
-    assert undone[0] == 0 and undone[1].startswith("撤销 #3") and undone[3] == set()
+    # The undone command as players read it (its label and arguments), never its internal name.
+    assert undone[0] == 0 and undone[1].startswith("撤销 #3（获得费用 A 费用2）") and undone[3] == set()
     redone = cardpress(db, "track", "redo")
-    assert redone[0] == 0 and redone[1].startswith("重做 #3")
+    assert redone[0] == 0 and redone[1].startswith("重做 #3（获得费用 A 费用2）")
     assert typer_app(db, "track", "undo")[1] == undone[1]
     assert typer_app(db, "track", "redo")[1] == redone[1]
 

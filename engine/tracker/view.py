@@ -61,6 +61,11 @@ class LogLine:
         return "\n".join([f"#{self.seq} {self.title}{mark}", *(f"    {l}" for l in self.lines)])
 
 
+def entry_title(live: LiveGame, entry: Any) -> str:
+    """How a stored command reads (``受到伤害 B 伤害7 前哨站1``), for one entry."""
+    return _title(commands_of(live.ctx), entry.command, entry.args)
+
+
 def _title(specs: Mapping[str, CommandSpec], command: str, args: dict[str, Any]) -> str:
     """A command as players read it: ``受到伤害 B 伤害7 前哨站1`` (the declaration's labels),
     never a Python name or ``amount=7``."""
