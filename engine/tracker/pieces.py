@@ -92,6 +92,15 @@ def copies_in_deck(state: Any, player: int, card_id: str) -> int | None:
     return dict(state.decks[player]).get(card_id, 0)
 
 
+def check_copies(state: Any, player: int, card: Any, used: int, where: str, adding: int = 1) -> None:
+    """Refuse ``adding`` more copies of ``card`` when, with the ``used`` ones (counted by the
+    game: on the board, in the discard…, said by ``where``), they are more than the player's deck
+    list holds."""
+    copies = copies_in_deck(state, player, card.id)
+    if copies is not None and used + adding > copies:
+        raise IllegalCommand(f"{state.players[player].name}'s deck has {copies} {card.name}; {used} already {where}")
+
+
 def find_piece(state: Any, token: Any, owner: int | None = None, what: str = "piece") -> Any:
     """The piece on the board ``token`` names: its id (``A3``) or the name of its card when only
     one such piece is on the board; ``owner`` limits the search to one player's pieces."""

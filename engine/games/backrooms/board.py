@@ -21,7 +21,8 @@ from typing import Any
 from ...tracker import events as kev
 from ...tracker.core import Batch, Context, IllegalCommand, count, require_active, require_phase, signed, who
 from ...tracker.kit import Param
-from ...tracker.pieces import copies_in_deck, find_card, find_piece
+from ...tracker import pieces
+from ...tracker.pieces import find_card, find_piece
 from ...tracker.state import next_piece_id
 from . import events as ev
 from .commands import COMMANDS
@@ -76,13 +77,7 @@ def used_copies(state: State, owner: int, card_id: str) -> int:
 
 
 def check_copies(state: State, owner: int, card: Any) -> None:
-    copies = copies_in_deck(state, owner, card.id)
-    if copies is None:
-        return
-    used = used_copies(state, owner, card.id)
-    if used >= copies:
-        raise IllegalCommand(f"{state.players[owner].name}'s deck has {copies} {card.name}; "
-                             f"{used} already on the board or in the discard")
+    pieces.check_copies(state, owner, card, used_copies(state, owner, card.id), "on the board or in the discard")
 
 
 def pay(batch: Batch, owner: int, cost: int, what: str) -> None:

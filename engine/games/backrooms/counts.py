@@ -31,7 +31,7 @@ from typing import Any, Mapping, TYPE_CHECKING
 from ...tracker import events as kev
 from ...tracker.core import Context, IllegalCommand, count, require_active, who
 from ...tracker.kit import Param
-from ...tracker.pieces import copies_in_deck, find_card, find_piece
+from ...tracker.pieces import check_copies, find_card, find_piece
 from . import events as ev
 from .commands import COMMANDS
 from .state import UNIT, BackroomsState as State
@@ -159,11 +159,7 @@ def move(state: State, ctx: Context, player: Any, source: str, dest: str, cards:
         if dest == "discard":
             from .board import used_copies  # board reads this module: imported when used
 
-            copies = copies_in_deck(state, i, named)
-            used = used_copies(state, i, named)
-            if copies is not None and used + k > copies:
-                raise IllegalCommand(f"{p.name}'s deck has {copies} {ctx.cards[named].name}; {used} already on "
-                                     f"the board or in the discard")
+            check_copies(state, i, ctx.cards[named], used_copies(state, i, named), "on the board or in the discard", k)
     if source == "discard":
         if named:
             have = p.discard.count(named)

@@ -48,7 +48,7 @@ from ...tracker import events as kev
 from ...tracker.core import Batch, Context, IllegalCommand, count, require_active, require_phase, signed, who
 from ...tracker.kit import Commands, Param
 from ...tracker.kit import turn_mark as _mark
-from ...tracker.pieces import copies_in_deck, find_card, pick
+from ...tracker.pieces import check_copies, find_card, pick
 from ...tracker.state import next_piece_id
 from . import board
 from . import counts
@@ -200,11 +200,8 @@ def sanity(state: State, ctx: Context, player: Any, delta: Any, why: str = "") -
 
 def _operator_card(state: State, ctx: Context, player: int, token: Any) -> Any:
     card = find_card(state, ctx, player, token, types=("operator",), what="operator card")
-    copies = copies_in_deck(state, player, card.id)
     standing = sum(1 for o in operators(state) if o.owner == player and o.card == card.id)
-    if copies is not None and standing >= copies:
-        raise IllegalCommand(f"{state.players[player].name}'s deck has {copies} {card.name}; "
-                             f"{standing} already on the board")
+    check_copies(state, player, card, standing, "on the board")
     return card
 
 
