@@ -22,9 +22,8 @@ from engine.limits import MAX_IMPORT_BYTES
 from engine.paths import read_bounded
 from engine.tracker import LiveGame, Store
 from engine.live.script import complete, parse_line
-from engine.games import load_all
-from engine.tracker.core import CORE, commands_of
-from engine.tracker.kit import CommandSpec, Param, fill, shipped_numbers
+from engine.tracker.core import commands_of
+from engine.tracker.kit import CommandSpec, Param, declared_commands, fill, shipped_numbers
 from engine.tracker.session import FIRST_RANDOM, GAME_ENV, activity_time, import_game, intact_export, parse_log
 
 from .atomic import atomic_write, reason_of
@@ -377,7 +376,7 @@ def _shared_command(words: tuple[str, ...], declared: list[tuple[str, CommandSpe
 def _register_declared() -> None:
     groups: dict[str, typer.Typer] = {"chain": chain_app}
     by_words: dict[tuple[str, ...], list[tuple[str, CommandSpec]]] = {}
-    for ruleset, commands in (("core", CORE), *((m.RULESET, m.COMMANDS) for m in load_all())):
+    for ruleset, commands in declared_commands():
         for spec in commands:
             by_words.setdefault(spec.words, []).append((ruleset, spec))
     for words, declared in by_words.items():

@@ -43,9 +43,13 @@ def board(live: "LiveGame") -> str:
     for r in s["reminders"]:
         lines.append(f"  • {r}")
     if s["over"]:
-        winner = f"{s['winner']}获胜" if s["winner"] else "平局"
-        lines.append(f"对局结束：{winner}（{s['end_reason']}）")
+        lines.append(_ending(s))
     return "\n".join(lines)
+
+
+def _ending(s: dict[str, Any]) -> str:
+    """The end of the game as the board says it (``s``: ``live_status``)."""
+    return f"对局结束：{s['winner'] + '获胜' if s['winner'] else '平局'}（{s['end_reason']}）"
 
 
 def outcome_lines(live: "LiveGame", outcome: "Outcome") -> list[str]:
@@ -72,8 +76,7 @@ def command_lines(live: "LiveGame", outcome: "Outcome") -> list[str]:
     if live.state.over:
         from engine.tracker.view import live_status
 
-        s = live_status(live)
-        lines.append(f"对局结束：{s['winner'] + '获胜' if s['winner'] else '平局'}（{s['end_reason']}）")
+        lines.append(_ending(live_status(live)))
     return lines
 
 
@@ -198,8 +201,7 @@ def _echo(text: str, err: bool = False) -> None:
 
 def _error(message: str) -> None:
     """``typer.secho(f"error: …", err=True, fg=RED)``: red only on a terminal."""
-    text = f"error: {message}"
-    _echo(f"{_RED}{text}{_RESET}" if sys.stderr.isatty() else text, err=True)
+    _error_plain(f"error: {message}")
 
 
 def _env(name: str) -> str | None:
@@ -360,7 +362,7 @@ def _fast(words: list[str]) -> int:
 
     command = words[0]
     common = {"--db": "db", "--game": "game", "-g": "game"}
-    if command in ("undo", "redo") or command not in ("status", "log"):
+    if command not in ("status", "log"):
         common["--op-id"] = "op_id"
     if command == "log":
         common["--tail"] = "tail"
