@@ -30,7 +30,8 @@ def _form(spec: CommandSpec, numbers: dict[str, Any]) -> dict[str, Any]:
 def forms(ctx: Any) -> list[dict[str, Any]]:
     """Every command of the game being played, in declaration order (the core's first), plus
     undo and redo; ``help`` is filled with the game's own numbers."""
-    numbers = ctx.numbers.model_dump() if hasattr(ctx.numbers, "model_dump") else dict(vars(ctx.numbers))
+    # ``model_fields`` names the fields of a pydantic model and of a checked record alike.
+    numbers = {name: getattr(ctx.numbers, name) for name in type(ctx.numbers).model_fields}
     out = [_form(spec, numbers) for spec in commands_of(ctx).values()]
     out += [{"command": UNDO, "words": [UNDO], "label": "撤销", "help": "Take back the last command and all it triggered.",
              "game": "core", "query": False, "params": []},

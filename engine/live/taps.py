@@ -23,7 +23,6 @@ from typing import Any
 from ..limits import MAX_TAP_BYTES
 from ..tracker.core import commands_of
 from ..tracker.errors import BadArgument, TrackerError
-from ..tracker.kit import CommandSpec
 
 #: An operation id a phone makes (``crypto.getRandomValues`` as hex, or any short token).
 _OP = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -68,13 +67,6 @@ def read_tap(body: bytes) -> Tap:
     return Tap(op, seen, command, dict(args))
 
 
-def spec_of(live: Any, command: str) -> CommandSpec | None:
-    """The declared command a tap names (``chain_push`` or ``chain push``), or None."""
-    specs = commands_of(live.ctx)
-    found = specs.get(command.replace("-", "_").replace(" ", "_"))
-    return found if found is not None else next((s for s in specs.values() if s.cli_name == command), None)
-
-
 def apply_tap(live: Any, tap: Tap) -> dict[str, Any]:
     """Apply ``tap`` once to ``live`` (a ``LiveGame``) and say what happened.
 
@@ -88,7 +80,7 @@ def apply_tap(live: Any, tap: Tap) -> dict[str, Any]:
             raise BadTap(f"{tap.command} takes no arguments")
         outcome = (live.undo if tap.command == UNDO else live.redo)(op_id=tap.op)
     else:
-        spec = spec_of(live, tap.command)
+        spec = commands_of(live.ctx).get(tap.command)   # the form's ``command``: the declared name
         if spec is None or spec.query:
             raise BadTap(f"{live.defn.id} has no command {tap.command!r}")
         try:

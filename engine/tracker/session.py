@@ -180,7 +180,8 @@ def definition_of(row: GameRow) -> tuple[GameDefinition, str]:
     except DataError:
         now_text = None
     if now_text == row.definition:
-        return load_game(row.game), ""
+        # The text just read, not read a second time (the folder resolved as load_game does).
+        return validated(now_text, resolve_game_dir(row.game) / "game.yaml"), ""
     why = ("gone" if now_text is None and not path.exists() else "unreadable" if now_text is None
            else "changed")
     try:

@@ -11,7 +11,7 @@
 
 With a join token (``--lan``), every request must carry it (``?t=…`` once, then a cookie),
 compared in constant time; anything else is refused with 403. SQLite connections are not
-shared between threads: each worker thread opens the store itself.
+shared between threads: each worker thread opens the game (and its store) itself.
 """
 
 from __future__ import annotations
@@ -53,22 +53,20 @@ class TableServer:
         self._local = threading.local()
 
     def live(self) -> LiveGame:
-        """This thread's open game, caught up with every writer."""
+        """This thread's open game (SQLite connections stay in their thread)."""
         live = getattr(self._local, "live", None)
         if live is None:
             live = self._local.live = LiveGame(Store(self.db), self.game_id)
-        else:
-            live.refresh()
         return live
 
     def last_seq(self) -> int:
-        store = getattr(self._local, "store", None)
-        if store is None:
-            store = self._local.store = Store(self.db)
-        return store.last_seq(self.game_id)
+        return self.live().store.last_seq(self.game_id)
 
-    def board(self) -> dict[str, Any]:
-        live = self.live()
+    def board(self, live: LiveGame | None = None) -> dict[str, Any]:
+        """The board as phones show it; without ``live``, this thread's game caught up first."""
+        if live is None:
+            live = self.live()
+            live.refresh()
         return {"seq": live.replay.last_seq, "board": live_status(live),
                 "log": [{"seq": l.seq, "title": l.title, "lines": list(l.lines), "in_effect": l.in_effect}
                         for l in log_lines(live, LOG_TAIL)]}
@@ -103,15 +101,15 @@ def make_app(db: Path, game_id: str, token: str | None = None) -> Starlette:
         return await asyncio.to_thread(_apply, parsed)
 
     def _apply(parsed) -> Response:
-        live = table.live()
+        live = table.live()      # apply_tap catches it up inside the store's transaction
         try:
             done = apply_tap(live, parsed)
         except BadTap as exc:
-            return JSONResponse({"error": str(exc), **table.board()}, status_code=400)
+            return JSONResponse({"error": str(exc), **table.board(live)}, status_code=400)
         except IllegalCommand as exc:
             # Refused by the rules: nothing was stored; the phone gets the board as it is.
-            return JSONResponse({"error": str(exc), "refused": True, **table.board()}, status_code=409)
-        return JSONResponse({**done, **table.board()})
+            return JSONResponse({"error": str(exc), "refused": True, **table.board(live)}, status_code=409)
+        return JSONResponse({**done, **table.board(live)})
 
     async def events(request: Request) -> Response:
         try:
