@@ -12,9 +12,8 @@ from engine.cards import Card
 from engine.tracker import IllegalCommand
 from engine.tracker.events import from_record
 from engine.tracker.state import fold
-from engine.tracker.view import status_json
 
-from track_helpers import LEVELS, InlineGame
+from track_helpers import LEVELS, InlineGame, status
 
 
 def _card(id, type, name, **values):
@@ -51,10 +50,6 @@ def units(g, owner=0):
 
 def piece(g, pid):
     return g.state.piece(pid)
-
-
-def status(g):
-    return status_json(g.state, g.ctx)
 
 
 def rich(g, owner, amount=40):

@@ -5,14 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.tracker import IllegalCommand
-from engine.tracker.view import live_status, status_json
 
-from track_helpers import advance_to, event_types, inline_game, new_game
-
-
-def status(live):
-    """The board as ``status --json`` shows it, for a stored game or an inline one."""
-    return live_status(live) if hasattr(live, "replay") else status_json(live.state, live.ctx)
+from track_helpers import advance_to, event_types, inline_game, new_game, status
 
 
 def test_setup_sanity_three_and_start_phase_reminds_to_draw(tmp_path):

@@ -34,6 +34,13 @@ def advance_to(live: LiveGame, turn: int, phase: str, limit: int = 2000) -> None
     raise AssertionError(f"never reached turn {turn} {phase}")
 
 
+def status(live) -> dict:
+    """The board as ``status --json`` shows it, for a stored game or an inline one."""
+    from engine.tracker.view import live_status, status_json
+
+    return live_status(live) if hasattr(live, "replay") else status_json(live.state, live.ctx)
+
+
 def event_types(outcome) -> list[str]:
     return [type(e).__name__ for e in outcome.events]
 
