@@ -184,16 +184,10 @@ def reducer(cls: type, ruleset: str | None = None) -> Callable[[Handler], Handle
     return register
 
 
-_on = reducer
-
-
-def _with_player(state: State, index: int, **changes) -> State:
+def with_player(state: State, index: int, **changes) -> State:
     players = list(state.players)
     players[index] = replace(players[index], **changes)
     return replace(state, players=tuple(players))
-
-
-with_player = _with_player
 
 
 def apply(state: State, event: ev.Event) -> State:
@@ -212,7 +206,7 @@ def fold(events: Iterable[ev.Event], state: State | None = None) -> State:
     return state
 
 
-@_on(ev.GameStarted)
+@reducer(ev.GameStarted)
 def _started(s: State, e: ev.GameStarted) -> State:
     state_cls, player_cls = classes_of(e.ruleset)
     start = dict(e.starting)
@@ -222,30 +216,30 @@ def _started(s: State, e: ev.GameStarted) -> State:
     return apply(state, e.setup) if e.setup is not None else state
 
 
-@_on(ev.TurnBegan)
+@reducer(ev.TurnBegan)
 def _turn(s: State, e: ev.TurnBegan) -> State:
     return replace(s, turn=e.turn, round=e.round, active=e.player, phase="", reminders=())
 
 
-@_on(ev.PhaseEntered)
+@reducer(ev.PhaseEntered)
 def _phase(s: State, e: ev.PhaseEntered) -> State:
     return replace(s, phase=e.phase, reminders=())
 
 
-@_on(ev.ReminderGiven)
+@reducer(ev.ReminderGiven)
 def _reminder(s: State, e: ev.ReminderGiven) -> State:
     return replace(s, reminders=s.reminders + (e.text,))
 
 
-@_on(ev.NoteAdded)
-@_on(ev.DieRolled)
-@_on(ev.Conceded)
-@_on(ev.WinDeclared)
+@reducer(ev.NoteAdded)
+@reducer(ev.DieRolled)
+@reducer(ev.Conceded)
+@reducer(ev.WinDeclared)
 def _log_only(s: State, e: ev.Event) -> State:
     return s  # a fact for the log; the board does not change
 
 
-@_on(ev.GameEnded)
+@reducer(ev.GameEnded)
 def _ended(s: State, e: ev.GameEnded) -> State:
     return replace(s, over=True, winner=e.winner, end_reason=e.reason)
 
