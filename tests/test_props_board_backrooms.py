@@ -9,11 +9,10 @@ from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from engine.games.backrooms.counts import ZONES
-from engine.tracker import IllegalCommand
 from engine.tracker.state import fold
 
 from test_board_backrooms import CARDS, DECK
-from track_helpers import LEVELS, InlineGame, undo_checked
+from track_helpers import LEVELS, InlineGame, try_checked, undo_checked
 
 SUMMONABLE = sorted(c for c in DECK if CARDS[c].type in ("entity", "character", "item", "effect"))
 UNITS = sorted(c for c in DECK if CARDS[c].type in ("entity", "character"))
@@ -36,10 +35,7 @@ class BoardMachine(RuleBasedStateMachine):
 
     def _do(self, name, **args):
         before = self.g.state
-        try:
-            self.g.do(name, **args)
-        except IllegalCommand:
-            assert self.g.state == before, f"a refused {name} changed the board"
+        if try_checked(self, name, **args) is None:
             return
         after = self.g.state
         issued = {p.id for p in before.pieces} | {p.id for p in before.cut_out}

@@ -15,10 +15,9 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from engine.games.duel.board import assist_ranks, attack_of, cards_counted, fighters_of, guard_of
 from engine.games.duel.state import DuelAssist, DuelFighter
-from engine.tracker import IllegalCommand
 
 from test_board_duel import CARDS, DECK_SIZE, LIST, N
-from track_helpers import InlineGame, undo_checked
+from track_helpers import InlineGame, try_checked, undo_checked
 
 NAMES = st.sampled_from([c.name for c in CARDS.values()] + ["knight", "无此牌"])
 PLAYERS = st.sampled_from(["A", "B"])
@@ -44,13 +43,8 @@ class DuelBoard(RuleBasedStateMachine):
         return data.draw(st.sampled_from([s.players[s.active].name] * 4 + ["A", "B"]))
 
     def _try(self, name, **args):
-        before = self.g.state
-        try:
-            self.g.do(name, **args)
-        except IllegalCommand:
-            assert self.g.state == before, f"a refused {name} changed the state"
-            return
-        self.done.append(self.g.state)
+        if try_checked(self, name, **args) is not None:
+            self.done.append(self.g.state)
 
     @precondition(lambda self: not self.g.state.over)
     @rule()

@@ -21,12 +21,12 @@ from engine.games.ridm import board
 from engine.games.ridm.counts import ZONE_NAMES
 from engine.games.ridm.events import SanityChanged
 from engine.games.ridm.state import operators
-from engine.tracker import IllegalCommand, codec
+from engine.tracker import codec
 from engine.tracker import events as kev
 from engine.tracker.state import State, apply, fold
 
 from test_board_ridm import CARDS, DECK
-from track_helpers import InlineGame, undo_checked
+from track_helpers import InlineGame, try_checked, undo_checked
 
 PLAYERS = st.sampled_from(["A", "B"])
 OPERATOR_CARDS = [c for c in DECK if CARDS[c].type == "operator"] + ["nobody"]
@@ -132,10 +132,8 @@ class RidmBoardMachine(RuleBasedStateMachine):
             return self.undo()
         if before.over:
             return
-        try:
-            events = self.g.do(name, **args)
-        except IllegalCommand:
-            assert self.g.state == before, "a refused command changed the state"
+        events = try_checked(self, name, **args)
+        if events is None:
             return
         after = self.g.state
         # A routed operator neither moved nor attacked.

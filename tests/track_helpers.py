@@ -181,6 +181,19 @@ def inline_game(game: str = "backrooms", players=("A", "B"), **kwargs) -> Inline
     return InlineGame(game, players, **kwargs)
 
 
+def try_checked(machine, name: str, /, **args):
+    """A state machine's command step on ``machine.g`` (an ``InlineGame``): the events, or None
+    when the rules refused it — and then the state must be exactly what it was."""
+    from engine.tracker import IllegalCommand
+
+    before = machine.g.state
+    try:
+        return machine.g.do(name, **args)
+    except IllegalCommand:
+        assert machine.g.state == before, f"a refused {name} changed the state"
+        return None
+
+
 def undo_checked(machine) -> None:
     """A state machine's undo step: ``machine.g`` (an ``InlineGame``) steps back, and its state is
     exactly the one ``machine.done`` (states after each applied command) remembers."""
