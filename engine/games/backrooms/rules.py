@@ -371,5 +371,12 @@ def board_lines(s: dict[str, Any], ctx: Context) -> list[str]:
     return out
 
 
+def board_view(s: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    """The board as the table page shows it (``engine.live.board``; built in ``view.py``)."""
+    from .view import board_view as view
+
+    return view(s, ctx)
+
+
 #: Older stores wrote this game's setup into ``GameStarted`` itself (see ``engine.tracker.events``).
 LEGACY_SETUP = ev.LevelPileLaid
