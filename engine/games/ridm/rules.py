@@ -54,6 +54,7 @@ from . import board
 from . import counts
 from . import events as ev
 from . import sentences  # noqa: F401 - imported to register the game's log lines
+from . import view
 from .state import RidmOperator, RidmPlayer as Player, RidmState as State, operators
 
 if TYPE_CHECKING:  # the types only: reading cards and decks is not every command's work
@@ -707,3 +708,9 @@ def board_lines(s: dict[str, Any], ctx: Context) -> list[str]:
         out.append(f"    {counts.line(p)} | 准备区 {p['prep_count']}" + (f"（{prep}）" if prep else "")
                    + f" | 充能槽 {p['charge_slot']} | 技能槽 {slot}")
     return out
+
+
+def board_view(s: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    """The board as the table page shows it (``engine.live.board``), from ``status_json`` ``s``:
+    what ``board_lines`` prints, each operator a piece in its zone (``view.py``)."""
+    return view.board_view(s, ctx)
