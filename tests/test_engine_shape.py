@@ -59,7 +59,7 @@ def test_every_game_folder_has_the_parts_of_a_game():
         assert {"numbers.py", "events.py", "state.py", "sentences.py", "rules.py"} <= {p.name for p in folder.iterdir()}
         rules = game_module(ruleset)
         for hook in ("setup", "first_phase", "on_turn_begin", "on_enter", "on_exit", "losers", "player_json",
-                     "state_json", "board_lines", "COMMANDS"):
+                     "state_json", "board_lines", "board_view", "COMMANDS"):
             assert hasattr(rules, hook), f"{ruleset} has no {hook}"
         assert rules.RULESET == ruleset
 

@@ -38,6 +38,7 @@ from . import sentences  # noqa: F401 - imported to register the game's log line
 from .board import (ATTACKS_PER_DESCENT, HOW, STANCE_NAMES, assist_ranks, assists_of, attack_of, card_numbers,
                     cards_on_field, deck_card, fighter_count, fighter_json, fighter_line, fighters_of, gain_to_hand,
                     guard_of, leave, own_fighter)
+from .view import board_view  # noqa: F401 - the board as the table page shows it (engine.live.board)
 from .state import GUARD, READY, STANCES, DuelPlayer as Player, DuelState as State
 
 if TYPE_CHECKING:  # the types only: reading cards and decks is not every command's work
@@ -616,7 +617,8 @@ def player_json(p: Player, state: State, ctx: Context) -> dict[str, Any]:
         "max_fighters": n.max_fighters, "hand_limit": n.hand_limit,
         "descents_used": p.descents_used, "descents_per_turn": n.descents_per_turn,
         "in_turn_skills_used": p.in_turn_skills_used, "in_turn_skills_per_turn": n.in_turn_skills_per_turn,
-        "draw_skill_used": p.draw_skills_used >= n.draw_skills_per_turn, "pierce": p.pierce,
+        "draw_skill_used": p.draw_skills_used >= n.draw_skills_per_turn, "draw_skills_used": p.draw_skills_used,
+        "draw_skills_per_turn": n.draw_skills_per_turn, "pierce": p.pierce,
     }
 
 
