@@ -94,3 +94,14 @@ def board_lines(s: dict[str, Any], ctx: Context) -> list[str]:
         values = " | ".join(f"{labels.get(k, k)} {v}" for k, v in p["counters"].items())
         out.append(f"{_mark(p, s)} {p['name']}: {values or '（无计数）'}")
     return out
+
+
+def board_view(s: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    """The board as the table page shows it (``engine.live.board``): each player's counters,
+    the first one large."""
+    from ...live.board import stat
+
+    counters = ctx.numbers.counters
+    return {"players": [{"stats": [stat(counters[k].label if k in counters else k, v, key=n == 0)
+                                   for n, (k, v) in enumerate(p["counters"].items())]}
+                        for p in s["players"]]}
