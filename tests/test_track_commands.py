@@ -280,3 +280,24 @@ def test_a_flag_left_at_its_default_is_not_in_the_log_title():
     duel = commands_of(make_context(load_game("duel"), cards={}))
     attack = duel["attack"]                               # a tristate: yes and no both say something
     assert attack.describe_args({"fighter": "A1", "target": "B1", "pierce": False}).endswith("不" + attack.param("pierce").label)
+
+
+def test_every_choice_reads_in_chinese_and_a_typed_label_is_the_choice():
+    """The page shows a choice by its label; the same label typed at the table line is read as it."""
+    from engine.live.forms import forms
+    from track_helpers import inline_game
+
+    seen = 0
+    for game in ("backrooms", "duel", "ridm"):
+        for form in forms(inline_game(game).ctx):
+            for p in form["params"]:
+                if p["kind"] != "choice":
+                    continue
+                seen += 1
+                assert len(p["choice_labels"]) == len(p["choices"]), (game, form["command"], p["name"])
+                assert all(not any("a" <= ch.lower() <= "z" for ch in label) for label in p["choice_labels"]), p
+    assert seen >= 10
+    from engine.games.ridm.rules import COMMANDS
+
+    zone = COMMANDS.specs["move"].param("zone")
+    assert zone.parse("敌方行动区") == "enemy-action" and zone.parse("enemy-action") == "enemy-action"

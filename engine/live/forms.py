@@ -19,7 +19,8 @@ from .taps import REDO, UNDO
 def _param(p: Param) -> dict[str, Any]:
     return {"name": p.name, "kind": p.kind, "label": p.label or p.name, "help": p.help, "required": p.required,
             "default": None if p.default is REQUIRED else p.default, "option": p.option,
-            "choices": list(p.choices), "minimum": p.minimum}
+            "choices": list(p.choices),
+            "choice_labels": list(p.choice_labels or p.choices), "minimum": p.minimum}
 
 
 def _form(spec: CommandSpec, numbers: dict[str, Any]) -> dict[str, Any]:

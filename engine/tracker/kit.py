@@ -76,6 +76,8 @@ class Param:
     metavar: str | None = None
     #: What players read (Chinese, the table's language): form labels, log lines.
     label: str = ""
+    #: How each of ``choices`` reads (same order): the page's buttons; typed, it is read as the choice.
+    choice_labels: tuple[str, ...] = ()
 
     @property
     def required(self) -> bool:
@@ -126,6 +128,8 @@ class Param:
             return yes_no(raw, self.name)
         text = str(raw).strip()
         if self.kind == "choice" and text not in self.choices:
+            if text in self.choice_labels:
+                return self.choices[self.choice_labels.index(text)]
             raise BadArgument(f"{self.name} must be one of {', '.join(self.choices)}, got {text!r}")
         return text
 
@@ -268,6 +272,9 @@ class Commands:
             missing = [p.name for p in typed if not p.label]
             if not label or missing:
                 raise ValueError(f"{self.game}: command {key!r} needs a label for itself and for {missing}")
+            unread = [p.name for p in typed if p.kind == "choice" and len(p.choice_labels) != len(p.choices)]
+            if unread:
+                raise ValueError(f"{self.game}: command {key!r} needs a choice_labels entry per choice of {unread}")
             self.specs[key] = CommandSpec(
                 name=key, run=fn, params=typed, help=help, examples=tuple(examples),
                 words=words or (key.replace("_", "-"),), game=self.game, query=query, aliases=tuple(aliases),

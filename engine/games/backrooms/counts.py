@@ -47,6 +47,7 @@ SEARCH_TYPES = ("item", "equipment")
 #: Zones ``move`` knows by count (the board's pieces move with summon, return, destroy…).
 ZONES = ("deck", "hand", "discard", "removed")
 ZONE_NAMES = {"deck": "牌库", "hand": "手牌", "discard": "弃牌堆", "removed": "游戏外"}
+ZONE_LABELS = tuple(ZONE_NAMES[z] for z in ZONES)
 UNTRACKED = "—"
 
 
@@ -131,8 +132,8 @@ def draw(state: State, ctx: Context, player: Any, cards: Any = 1, why: str = "")
     return [ev.BackroomsCardsDrawn(player=i, amount=got, reason=f"{why or '卡牌效果'}{short}")]
 
 
-@COMMANDS.command(Param.player(), Param("source", "choice", "deck, hand, discard or removed.", choices=ZONES, label="从"),
-                  Param("dest", "choice", "deck, hand, discard or removed.", choices=ZONES, label="到"),
+@COMMANDS.command(Param.player(), Param("source", "choice", "deck, hand, discard or removed.", choices=ZONES, label="从", choice_labels=ZONE_LABELS),
+                  Param("dest", "choice", "deck, hand, discard or removed.", choices=ZONES, label="到", choice_labels=ZONE_LABELS),
                   Param.count("cards", "How many.", 1),
                   Param.card(help="The card, when it goes into or out of the discard by name.", default=None,
                              option=True),

@@ -38,6 +38,7 @@ from . import sentences  # noqa: F401 - imported to register the game's log line
 from .board import (ATTACKS_PER_DESCENT, HOW, STANCE_NAMES, assist_ranks, assists_of, attack_of, card_numbers,
                     cards_on_field, deck_card, fighter_count, fighter_json, fighter_line, fighters_of, gain_to_hand,
                     guard_of, leave, own_fighter)
+from .board import ZONE_NAMES as BOARD_ZONE_NAMES
 from .view import board_view  # noqa: F401 - the board as the table page shows it (engine.live.board)
 from .state import GUARD, READY, STANCES, DuelPlayer as Player, DuelState as State
 
@@ -47,6 +48,7 @@ if TYPE_CHECKING:  # the types only: reading cards and decks is not every comman
 RULESET = "duel"
 COMMANDS = Commands(RULESET)
 ZONES = ("deck", "hand", "field", "netherworld", "removed")
+ZONE_LABELS = tuple(BOARD_ZONE_NAMES[z] for z in ZONES)
 
 DRAW_SKILLS = {"draw1": "抽1张", "fill": "补满手牌"}
 
@@ -156,7 +158,7 @@ def draw(state: State, ctx: Context, player: Any, cards: Any = 1, why: str = "")
     return _draw(state, i, count(cards, "cards to draw"), ctx, why or "抽牌")
 
 
-@COMMANDS.command(Param.player(), Param("kind", "choice", "draw1 or fill.", "draw1", choices=("draw1", "fill")),
+@COMMANDS.command(Param.player(), Param("kind", "choice", "draw1 or fill.", "draw1", choices=tuple(DRAW_SKILLS), choice_labels=tuple(DRAW_SKILLS.values())),
                   label="抽牌技能", labels={'kind': '选项'}, help="The draw phase's draw skill, {n.draw_skills_per_turn} per turn: draw 1 or fill the hand "
                        "up to {n.draw_skill_fill_to}.", examples=("draw-skill A fill",))
 def draw_skill(state: State, ctx: Context, player: Any, kind: str = "draw1") -> list[kev.Event]:
@@ -318,7 +320,7 @@ def assist(state: State, ctx: Context, player: Any, card: Any, fighter: Any) -> 
 
 
 @COMMANDS.command(Param.piece("fighter", "Your fighter.", label="主战者"),
-                  Param("stance", "choice", "ready or guard.", choices=STANCES),
+                  Param("stance", "choice", "ready or guard.", choices=STANCES, choice_labels=tuple(STANCE_NAMES[s] for s in STANCES)),
                   Param.why(),
                   label="切换状态", labels={"stance": "状态"},
                   help="Turn a fighter to guard (or ready). By the rules a ready fighter with an attack left may "
@@ -465,8 +467,10 @@ annihilate = _leaves("annihilated", "湮灭", "A card effect annihilates a fight
 # ---------------------------------------------------------------------------- card effects
 
 
-@COMMANDS.command(Param.player(), Param("source", "choice", "deck, hand, field, netherworld or removed.", choices=ZONES),
-                  Param("dest", "choice", "deck, hand, field, netherworld or removed.", choices=ZONES),
+@COMMANDS.command(Param.player(), Param("source", "choice", "deck, hand, field, netherworld or removed.", choices=ZONES,
+                        choice_labels=ZONE_LABELS),
+                  Param("dest", "choice", "deck, hand, field, netherworld or removed.", choices=ZONES,
+                        choice_labels=ZONE_LABELS),
                   Param.count("cards", "How many.", 1),
                   Param.card(help="Onto the field: the card that enters as a fighter.", default=None, option=True),
                   Param.piece(help="From the field: the piece that leaves.", default=None, option=True),

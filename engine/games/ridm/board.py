@@ -29,6 +29,7 @@ ZONE_WORDS: dict[str, tuple[bool, str]] = {
     "enemy-action": (False, ACTION), "enemy-deploy": (False, DEPLOY),
 }
 ZONE_NAMES = {DEPLOY: "部署区", ACTION: "行动区"}
+ZONE_WORD_LABELS = ("己方部署区", "己方行动区", "敌方行动区", "敌方部署区")
 
 
 def capacity(ctx: Context, zone: str) -> int | None:

@@ -65,6 +65,7 @@ COMMANDS = Commands(RULESET)
 SKILL = Param("skill", "text", "Skill card id or name.", metavar="SKILL")
 STATS = ("attack", "defense", "block")
 STAT_NAMES = {"attack": "攻击", "defense": "防御", "block": "阻挡"}
+STAT_LABELS = tuple(STAT_NAMES[s] for s in STATS)
 
 
 def setup(ctx: Context, players: tuple[str, ...], first: int,
@@ -217,7 +218,8 @@ def _enter(state: State, ctx: Context, player: int, card: Any, zone: str, active
 @COMMANDS.command(Param.player(), Param.card("operator", "Operator card id or codename (part of it will do).", label="干员"),
                   Param("by_effect", "flag", "Deployed by a card effect (not counted).", False, option=True),
                   Param("zone", "choice", "Own zone it enters (action: by card effect only).", board.DEPLOY,
-                        option=True, choices=(board.DEPLOY, board.ACTION)),
+                        option=True, choices=(board.DEPLOY, board.ACTION),
+                        choice_labels=(board.ZONE_NAMES[board.DEPLOY], board.ZONE_NAMES[board.ACTION])),
                   label="部署干员", labels={'by_effect': '卡牌效果部署', 'zone': '区域'},
                   help="Deploy an operator from hand into your deploy zone "
                        "({n.active_deployments_per_turn} active deployment per turn; card effects don't count).",
@@ -264,7 +266,7 @@ def _can_act(state: State, o: RidmOperator, what: str, once: bool = True) -> Non
 
 @COMMANDS.command(Param.piece("operator", "Operator piece (A1) or its codename.", label="干员"),
                   Param("zone", "choice", "Zone one step along the lane (relative to the operator's owner).",
-                        choices=tuple(board.ZONE_WORDS)),
+                        choices=tuple(board.ZONE_WORDS), choice_labels=board.ZONE_WORD_LABELS),
                   Param("by_effect", "flag", "A card effect lets it move on the turn it was deployed (推进之王).",
                         False, option=True),
                   label="移动干员", labels={'zone': '目标区域', 'by_effect': '卡牌效果'},
@@ -366,7 +368,7 @@ def _routed_mine(state: State, ctx: Context, token: str, what: str, done: str) -
 @COMMANDS.command(Param.piece("operator", "Your routed operator (A1).", label="干员"),
                   Param("by_effect", "flag", "A card effect returns it, routed or not (战术撤离).", False, option=True),
                   Param("to", "choice", "Where it goes: the preparation zone, or (by a card effect) its owner's hand.",
-                        "prep", option=True, choices=("prep", "hand")),
+                        "prep", option=True, choices=("prep", "hand"), choice_labels=("准备区", "手牌")),
                   label="撤退干员", labels={'by_effect': '卡牌效果', 'to': '去向'},
                   help="On your turn, withdraw a routed operator to the preparation zone.",
                   examples=("withdraw A1", "withdraw A2 --by-effect", "withdraw B1 --by-effect --to hand"))
@@ -405,7 +407,7 @@ def replace(state: State, ctx: Context, operator: str, card: str) -> list[kev.Ev
 
 
 @COMMANDS.command(Param.piece("operator", "Operator piece (A1).", label="干员"),
-                  Param("stat", "choice", "Which value.", choices=STATS),
+                  Param("stat", "choice", "Which value.", choices=STATS, choice_labels=STAT_LABELS),
                   Param("delta", "signed", "Change, e.g. +2 or -1."), Param.why(),
                   label="数值变化", labels={'stat': '数值', 'delta': '变化'},
                   help="A card effect changes an operator's current attack, defense or block (never below 0; "
@@ -447,8 +449,10 @@ def draw(state: State, ctx: Context, player: Any, cards: Any = 1, why: str = "")
     return [counts.draw_event(state, i, count(cards, "cards to draw"), why or "卡牌效果抽牌")]
 
 
-@COMMANDS.command(Param.player(), Param("source", "choice", "deck, hand or discard.", choices=tuple(counts.ZONE_NAMES)),
-                  Param("dest", "choice", "deck, hand or discard.", choices=tuple(counts.ZONE_NAMES)),
+@COMMANDS.command(Param.player(), Param("source", "choice", "deck, hand or discard.", choices=tuple(counts.ZONE_NAMES),
+                        choice_labels=tuple(counts.ZONE_NAMES.values())),
+                  Param("dest", "choice", "deck, hand or discard.", choices=tuple(counts.ZONE_NAMES),
+                        choice_labels=tuple(counts.ZONE_NAMES.values())),
                   Param.count("cards", "How many.", 1), Param.why(),
                   label="移动卡牌", labels={'source': '从', 'dest': '到', 'cards': '张数'},
                   help="Move cards between the deck, the hand and the discard by a card effect "
