@@ -29,11 +29,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from engine.errors import CardpressError
 from engine.limits import MAX_TAP_BYTES
 from engine.live.forms import forms
 from engine.live.taps import BadTap, apply_tap, read_tap
 from engine.tracker import IllegalCommand, LiveGame, Store
 from engine.tracker.view import live_status, log_lines
+
+from .library import Library
 
 #: How often the event stream looks for new log entries, in seconds (a tap shows on the other
 #: phones within this, plus the time to send).
@@ -43,6 +46,10 @@ KEEPALIVE_SECONDS = 15.0
 #: Log entries a board carries.
 LOG_TAIL = 12
 COOKIE = "cardpress_table"
+#: Longest card search or rules term a phone may send.
+MAX_QUERY_CHARS = 100
+#: Most cards one search answers with.
+MAX_CARDS_SHOWN = 200
 
 
 class TableServer:
@@ -78,9 +85,18 @@ class TableServer:
         return hmac.compare_digest(given.encode(), self.token.encode())
 
 
-def make_app(db: Path, game_id: str, token: str | None = None) -> Starlette:
-    """The Starlette app serving game ``game_id`` of the store at ``db``."""
+def make_app(db: Path, game_id: str, token: str | None = None, library: Library | None = None) -> Starlette:
+    """The Starlette app serving game ``game_id`` of the store at ``db``. ``library``: the cards
+    and rules the page looks up; by default the stored game's own definition's (made on first use)."""
     table = TableServer(db, game_id, token)
+    books: list[Library] = [library] if library is not None else []
+    books_lock = threading.Lock()
+
+    def book() -> Library:
+        with books_lock:
+            if not books:
+                books.append(Library(table.live().defn))
+            return books[0]
 
     def board(request: Request) -> Response:
         return JSONResponse(table.board())
@@ -136,8 +152,54 @@ def make_app(db: Path, game_id: str, token: str | None = None) -> Starlette:
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
+    def query(request: Request) -> str:
+        q = request.query_params.get("q", "").strip()
+        if len(q) > MAX_QUERY_CHARS:
+            raise ValueError(f"a search is at most {MAX_QUERY_CHARS} characters")
+        return q
+
+    async def looked_up(work) -> Response:
+        try:
+            return await asyncio.to_thread(work)
+        except ValueError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        except CardpressError as exc:       # the game itself cannot be read or drawn
+            return JSONResponse({"error": str(exc)}, status_code=500)
+
+    async def cards(request: Request) -> Response:
+        def work() -> Response:
+            q, limit = query(request), request.query_params.get("limit", "20")
+            if not limit.isdigit() or not 1 <= int(limit) <= MAX_CARDS_SHOWN:
+                raise ValueError(f"limit must be a number from 1 to {MAX_CARDS_SHOWN}")
+            lib = book()
+            return JSONResponse(lib.search_cards(q, int(limit)) if q else lib.catalogue())
+        return await looked_up(work)
+
+    async def card_face(request: Request) -> Response:
+        def work() -> Response:
+            w = request.query_params.get("w", "600")
+            if not w.isdigit():
+                raise ValueError("w must be a whole number of pixels")
+            try:
+                png = book().face_png(request.path_params["card_id"], int(w))
+            except KeyError:
+                return JSONResponse({"error": "no such card"}, status_code=404)
+            return Response(png, media_type="image/png", headers={"Cache-Control": "public, max-age=86400"})
+        return await looked_up(work)
+
+    async def rules(request: Request) -> Response:
+        def work() -> Response:
+            q, lib = query(request), book()
+            if not q:
+                return JSONResponse({"term": "", "entries": [], "mentions": [], "suggestions": [],
+                                     "glossary": lib.glossary()})
+            return JSONResponse(lib.rules(q))
+        return await looked_up(work)
+
     return Starlette(routes=[Route("/api/board", board), Route("/api/forms", form_list),
-                             Route("/api/tap", tap, methods=["POST"]), Route("/api/events", events)],
+                             Route("/api/tap", tap, methods=["POST"]), Route("/api/events", events),
+                             Route("/api/cards", cards), Route("/api/card/{card_id}.png", card_face),
+                             Route("/api/rules", rules)],
                      middleware=[Middleware(JoinToken, table=table)])
 
 
