@@ -18,6 +18,7 @@ from engine.errors import CardpressError
 from . import track_cli
 from .impose import PAPERS_MM
 from . import rulebook_cli
+from . import table_cli
 
 app = typer.Typer(
     name="cardpress",
@@ -31,6 +32,7 @@ app = typer.Typer(
 )
 app.add_typer(track_cli.app, name="track")
 rulebook_cli.register(app)
+table_cli.register(app)
 
 GameArg = Annotated[str, typer.Argument(help="A shipped game id (backrooms, duel, ridm) or a game folder path.",
                                         show_default=False)]

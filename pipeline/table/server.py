@@ -9,6 +9,14 @@
   wrote it (a phone, or ``cardpress track`` in a terminal); a reconnecting phone sends
   ``Last-Event-ID`` (the ``seq`` it last had) and gets the board at once if it missed entries.
 
+- ``GET /`` — the page (``static/``: plain JS and CSS, no build step), ``/font.css`` and
+  ``/font/…woff2`` its font subsets (``webfont``), ``POST /api/query`` a rules question that
+  changes nothing (ridm ``playable``), and ``/api/cards``, ``/api/card/ID.png``, ``/api/rules``
+  the card and rules lookup (``library``).
+
+Every answer carries a Content-Security-Policy that allows only this origin: the page loads
+nothing from anywhere else, and text is never turned into markup.
+
 With a join token (``--lan``), every request must carry it (``?t=…`` once, then a cookie),
 compared in constant time; anything else is refused with 403. SQLite connections are not
 shared between threads: each worker thread opens the game (and its store) itself.
@@ -27,16 +35,26 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
-from starlette.routing import Route
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
 
 from engine.errors import CardpressError
 from engine.limits import MAX_TAP_BYTES
+from engine.live.board import table_view
 from engine.live.forms import forms
 from engine.live.taps import BadTap, apply_tap, read_tap
 from engine.tracker import IllegalCommand, LiveGame, Store
+from engine.tracker.core import commands_of
+from engine.tracker.errors import BadArgument
 from engine.tracker.view import live_status, log_lines
 
 from .library import Library
+from .webfont import WebFont
+
+STATIC = Path(__file__).with_name("static")
+#: Only this origin, for everything; ``data:`` for nothing but images (none used today).
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; font-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 
 #: How often the event stream looks for new log entries, in seconds (a tap shows on the other
 #: phones within this, plus the time to send).
@@ -55,9 +73,36 @@ MAX_CARDS_SHOWN = 200
 class TableServer:
     """The state behind the app: which store and game, and each thread's open game."""
 
-    def __init__(self, db: Path, game_id: str, token: str | None = None):
+    def __init__(self, db: Path, game_id: str, token: str | None = None, library: Library | None = None):
         self.db, self.game_id, self.token = Path(db), game_id, token
         self._local = threading.local()
+        self._library = library
+        self._webfont: WebFont | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def library(self) -> Library:
+        """The cards and rules of the stored game's definition (made on first use)."""
+        with self._lock:
+            if self._library is None:
+                self._library = Library(self.live().defn)
+            return self._library
+
+    def webfont(self, progress=None) -> WebFont:
+        """The page's font: a subset of everything the game can show before play (made once)."""
+        library = self.library
+        with self._lock:
+            if self._webfont is None:
+                if progress:
+                    progress("preparing the page's font …")
+                live = self.live()
+                known = [library.text_of_everything(), json.dumps(forms(live.ctx), ensure_ascii=False),
+                         json.dumps(table_view(live), ensure_ascii=False), _engine_text(live),
+                         *(f.read_text(encoding="utf-8") for f in sorted(STATIC.iterdir()) if f.suffix in (".html", ".js"))]
+                font = WebFont("".join(known))
+                font.woff2(font.base_key)        # cut now, not while the first phone waits
+                self._webfont = font
+            return self._webfont
 
     def live(self) -> LiveGame:
         """This thread's open game (SQLite connections stay in their thread)."""
@@ -74,9 +119,14 @@ class TableServer:
         if live is None:
             live = self.live()
             live.refresh()
-        return {"seq": live.replay.last_seq, "board": live_status(live),
+        data = {"seq": live.replay.last_seq, "board": live_status(live), "view": table_view(live),
                 "log": [{"seq": l.seq, "title": l.title, "lines": list(l.lines), "in_effect": l.in_effect}
                         for l in log_lines(live, LOG_TAIL)]}
+        font = self._webfont
+        if font is not None:                    # what play brought that the page's font lacks
+            text = json.dumps([data["view"], data["log"]], ensure_ascii=False)
+            data["font_extra"], data["missing_glyphs"] = font.extra_key(text), font.missing(text)
+        return data
 
     def allowed(self, request: Request) -> bool:
         if self.token is None:
@@ -85,19 +135,14 @@ class TableServer:
         return hmac.compare_digest(given.encode(), self.token.encode())
 
 
-def make_app(db: Path, game_id: str, token: str | None = None, library: Library | None = None) -> Starlette:
+def make_app(db: Path, game_id: str, token: str | None = None, library: Library | None = None,
+             progress=None) -> Starlette:
     """The Starlette app serving game ``game_id`` of the store at ``db``. ``library``: the cards
-    and rules the page looks up; by default the stored game's own definition's (made on first use)."""
-    table = TableServer(db, game_id, token)
-    books: list[Library] = [library] if library is not None else []
-    books_lock = threading.Lock()
-
-    def book() -> Library:
-        with books_lock:
-            if not books:
-                books.append(Library(table.live().defn))
-            return books[0]
-
+    and rules the page looks up; by default the stored game's own definition's (made on first use).
+    With ``progress`` (``cardpress table``), the page's font is prepared before it returns."""
+    table = TableServer(db, game_id, token, library)
+    if progress is not None:
+        table.webfont(progress)
     def board(request: Request) -> Response:
         return JSONResponse(table.board())
 
@@ -171,7 +216,7 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
             q, limit = query(request), request.query_params.get("limit", "20")
             if not limit.isdigit() or not 1 <= int(limit) <= MAX_CARDS_SHOWN:
                 raise ValueError(f"limit must be a number from 1 to {MAX_CARDS_SHOWN}")
-            lib = book()
+            lib = table.library
             return JSONResponse(lib.search_cards(q, int(limit)) if q else lib.catalogue())
         return await looked_up(work)
 
@@ -181,7 +226,7 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
             if not w.isdigit():
                 raise ValueError("w must be a whole number of pixels")
             try:
-                png = book().face_png(request.path_params["card_id"], int(w))
+                png = table.library.face_png(request.path_params["card_id"], int(w))
             except KeyError:
                 return JSONResponse({"error": "no such card"}, status_code=404)
             return Response(png, media_type="image/png", headers={"Cache-Control": "public, max-age=86400"})
@@ -189,18 +234,64 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
 
     async def rules(request: Request) -> Response:
         def work() -> Response:
-            q, lib = query(request), book()
+            q, lib = query(request), table.library
             if not q:
                 return JSONResponse({"term": "", "entries": [], "mentions": [], "suggestions": [],
                                      "glossary": lib.glossary()})
             return JSONResponse(lib.rules(q))
         return await looked_up(work)
 
-    return Starlette(routes=[Route("/api/board", board), Route("/api/forms", form_list),
+    async def page(request: Request) -> Response:
+        font = await asyncio.to_thread(table.webfont)
+        html = (STATIC / "index.html").read_text(encoding="utf-8")
+        html = html.replace("{{FONT}}", font.base_key).replace("{{VERSION}}", _static_version())
+        html = html.replace("<body>", f'<body data-game="{_attr(game_id)}">', 1)
+        return Response(html, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store"})
+
+    async def font_css(request: Request) -> Response:
+        font = await asyncio.to_thread(table.webfont)
+        css = (f'@font-face{{font-family:"Cardpress Sans SC";font-display:swap;'
+               f'src:url(/font/{font.base_key}.woff2) format("woff2")}}')
+        return Response(css, media_type="text/css", headers={"Cache-Control": "public, max-age=31536000, immutable"})
+
+    async def font_file(request: Request) -> Response:
+        key = request.path_params["key"].removeprefix("extra-")
+        font = await asyncio.to_thread(table.webfont)
+        data = await asyncio.to_thread(font.woff2, key) if key.isalnum() and len(key) <= 64 else None
+        if data is None:
+            return JSONResponse({"error": "no such font"}, status_code=404)
+        return Response(data, media_type="font/woff2", headers={"Cache-Control": "public, max-age=31536000, immutable"})
+
+    async def ask(request: Request) -> Response:
+        body = await request.body()
+        if len(body) > MAX_TAP_BYTES:
+            return JSONResponse({"error": f"a question is at most {MAX_TAP_BYTES} bytes"}, status_code=413)
+
+        def work() -> Response:
+            try:
+                data = json.loads(body.decode("utf-8"))
+                command, args = data.get("command"), data.get("args", {})
+                live = table.live()
+                spec = commands_of(live.ctx).get(command) if type(command) is str else None
+                if spec is None or not spec.query or type(args) is not dict:
+                    return JSONResponse({"error": f"{live.defn.id} has no question {command!r}"}, status_code=400)
+                live.refresh()
+                ok, text = live.query(spec.name, **spec.parse_args(args))
+            except (UnicodeDecodeError, json.JSONDecodeError, AttributeError):
+                return JSONResponse({"error": "a question is a JSON object"}, status_code=400)
+            except (BadArgument, IllegalCommand) as exc:
+                return JSONResponse({"error": str(exc)}, status_code=400)
+            return JSONResponse({"ok": ok, "text": text})
+        return await asyncio.to_thread(work)
+
+    return Starlette(routes=[Route("/", page), Route("/font.css", font_css), Route("/font/{key}.woff2", font_file),
+                             Mount("/static", StaticFiles(directory=STATIC), name="static"),
+                             Route("/api/query", ask, methods=["POST"]),
+                             Route("/api/board", board), Route("/api/forms", form_list),
                              Route("/api/tap", tap, methods=["POST"]), Route("/api/events", events),
                              Route("/api/cards", cards), Route("/api/card/{card_id}.png", card_face),
                              Route("/api/rules", rules)],
-                     middleware=[Middleware(JoinToken, table=table)])
+                     middleware=[Middleware(JoinToken, table=table), Middleware(SecurityHeaders)])
 
 
 class JoinToken:
@@ -230,3 +321,53 @@ class JoinToken:
             await send(message)
 
         await self.app(scope, receive, send_with_cookie)
+
+
+class SecurityHeaders:
+    """Adds the Content-Security-Policy and friends to every answer."""
+
+    HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
+               (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *self.HEADERS]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _attr(text: str) -> str:
+    from html import escape
+
+    return escape(text, quote=True)
+
+
+def _static_version() -> str:
+    """Changes when a static file does, so a phone never runs an old script with a new server."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for f in sorted(STATIC.iterdir()):
+        digest.update(f.name.encode() + f.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def _engine_text(live: LiveGame) -> str:
+    """The Chinese the engine writes into boards and logs for this game: every string literal of
+    the kernel's and the game's modules (sentences, tags, reminders), read from their sources."""
+    import engine.live
+    import engine.tracker
+
+    folders = [Path(engine.tracker.__file__).parent, Path(engine.live.__file__).parent,
+               Path(live.ctx.rules.__file__).parent]
+    return "".join(ch for folder in folders for f in sorted(folder.glob("*.py"))
+                   for ch in f.read_text(encoding="utf-8") if ord(ch) > 0x7F)
