@@ -131,7 +131,11 @@
     state.view = data.view;
     state.log = data.log || [];
     state.status = data.board;
+    document.body.dataset.seq = String(state.seq);
     useExtraFont(data.font_extra);
+    const glyphs = $("glyph-notice");
+    glyphs.hidden = !data.missing_glyphs;
+    glyphs.textContent = data.missing_glyphs ? "本工具的字体缺少这些字，由手机自带字体显示：" + data.missing_glyphs : "";
     render();
   }
 
