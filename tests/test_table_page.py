@@ -192,6 +192,9 @@ def test_a_command_from_its_form_and_a_piece_tapped_to_act_on_it(browser, table)
     page = phone(browser, t.url)
     page.click("nav.tabs button[data-tab=actions]")
     page.click("#commands button[data-command=descend]")
+    page.fill("#sheet-content [data-param=card] input", "迫击炮")      # 乙's card: not in 甲's deck list
+    page.wait_for_timeout(600)
+    assert page.locator("#sheet-content .results button").count() == 0
     page.fill("#sheet-content [data-param=card] input", "青锋")
     page.click("#sheet-content .results button >> text=青锋剑客")
     page.click("[data-go=descend]")

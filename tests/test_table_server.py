@@ -182,3 +182,40 @@ def _next_event(lines) -> dict[str, str]:
         key, _, value = line.partition(": ")
         event[key] = value
     raise AssertionError("the stream ended")
+
+
+def test_a_second_table_on_the_same_store_cannot_act_on_this_tables_game(game):
+    db, gid = game
+    with Store(db) as store:
+        other = LiveGame.new(store, "duel", ("丙", "丁")).id
+    mine, theirs = TestClient(make_app(db, gid)), TestClient(make_app(db, other))
+    assert tap(theirs, "op-theirs-001", "next").status_code == 200
+    assert tap(theirs, "op-theirs-002", "summon", card="x").status_code == 400      # not a duel command
+    assert entries(db, gid) == 1 and mine.get("/api/board").json()["board"]["game"] == "backrooms"
+    assert theirs.get("/api/board").json()["board"]["id"] == other
+    # The same operation id at the other table is another tap: ids are per game.
+    assert tap(mine, "op-theirs-001", "next").json()["repeated"] is False and entries(db, gid) == 2
+
+
+def test_cardpress_table_refuses_clearly_before_serving_anything(game):
+    import socket
+
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    db, gid = game
+    runner = CliRunner()
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen(1)
+    try:
+        taken = runner.invoke(app, ["table", "--game", gid, "--db", str(db), "--port", str(busy.getsockname()[1])])
+    finally:
+        busy.close()
+    assert taken.exit_code == 2 and "cannot listen on 127.0.0.1" in taken.output and "--port" in taken.output
+    stray = runner.invoke(app, ["table", "--players", "甲,乙", "--db", str(db)])
+    assert stray.exit_code == 2 and "start a new game" in stray.output
+    unknown = runner.invoke(app, ["table", "--game", "nope-000000", "--db", str(db)])
+    assert unknown.exit_code == 1 and "nope-000000" in unknown.output
+    assert "Traceback" not in taken.output + stray.output + unknown.output

@@ -52,11 +52,13 @@ def table_view(live: Any) -> dict[str, Any]:
     the page draws it: the kernel's part and the game's ``board_view``."""
     s = status_json(live.state, live.ctx, getattr(live, "id", ""))
     game = live.ctx.rules.board_view(s, live.ctx)
-    players = []
+    players, decks = [], live.state.decks
     for n, (p, view) in enumerate(zip(s["players"], game["players"])):
         players.append({"name": p["name"], "seat": chr(ord("A") + n), "active": p["name"] == s["active"],
                         "first": p["name"] == s["first"], "stats": view.get("stats", []),
-                        "zones": view.get("zones", []), "alerts": view.get("alerts", [])})
+                        "zones": view.get("zones", []), "alerts": view.get("alerts", []),
+                        # the player's deck list (card ids), for the page's card pickers
+                        "deck": list(dict.fromkeys(c for c, _ in decks[n])) if n < len(decks) else []})
     return {"id": s["id"], "game": s["game"], "game_name": s["game_name"], "turn": s["turn"], "round": s["round"],
             "turn_label": s["turn_label"], "phase": s["phase"], "phase_name": s["phase_name"],
             "phases": [{"id": p.id, "name": live.ctx.phase_name(p.id)} for p in live.ctx.defn.phases],

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,8 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; font-src 'self'
 POLL_SECONDS = 0.1
 #: A comment line this often keeps proxies and phones from closing an idle stream.
 KEEPALIVE_SECONDS = 15.0
+#: How soon a phone's EventSource tries again when the stream breaks (the server restarted).
+RECONNECT_MS = 1000
 #: Log entries a board carries.
 LOG_TAIL = 12
 COOKIE = "cardpress_table"
@@ -141,8 +144,10 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
     and rules the page looks up; by default the stored game's own definition's (made on first use).
     With ``progress`` (``cardpress table``), the page's font is prepared before it returns."""
     table = TableServer(db, game_id, token, library)
+    watcher = Watcher(table)
     if progress is not None:
         table.webfont(progress)
+
     def board(request: Request) -> Response:
         return JSONResponse(table.board())
 
@@ -159,7 +164,9 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
             parsed = read_tap(body)
         except BadTap as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
-        return await asyncio.to_thread(_apply, parsed)
+        answer = await asyncio.to_thread(_apply, parsed)
+        watcher.poke()                          # the other phones get it now, not at the next poll
+        return answer
 
     def _apply(parsed) -> Response:
         live = table.live()      # apply_tap catches it up inside the store's transaction
@@ -180,19 +187,14 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
 
         async def stream():
             nonlocal after
-            quiet = 0.0
-            while not await request.is_disconnected():
-                seq = await asyncio.to_thread(table.last_seq)
-                if seq != after:
-                    data = await asyncio.to_thread(table.board)
-                    after = data["seq"]
-                    yield f"id: {after}\nevent: board\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
-                    quiet = 0.0
-                elif quiet >= KEEPALIVE_SECONDS:
+            yield f"retry: {RECONNECT_MS}\n\n"       # a phone whose server restarts is back within a second
+            while True:
+                text = await watcher.after(after, KEEPALIVE_SECONDS)
+                if text is None:
                     yield ": keep-alive\n\n"
-                    quiet = 0.0
-                await asyncio.sleep(POLL_SECONDS)
-                quiet += POLL_SECONDS
+                    continue
+                after = watcher.seq
+                yield text
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
@@ -292,6 +294,60 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
                              Route("/api/cards", cards), Route("/api/card/{card_id}.png", card_face),
                              Route("/api/rules", rules)],
                      middleware=[Middleware(JoinToken, table=table), Middleware(SecurityHeaders)])
+
+
+class Watcher:
+    """One watch over the log for all the phones: it looks for new entries every
+    ``POLL_SECONDS`` (or at once, when a tap here ``poke``s it), builds the board once per change
+    and wakes every event stream with the same text — so eight phones cost one board, not eight."""
+
+    def __init__(self, table: TableServer):
+        self.table = table
+        self.seq, self.text = -1, ""
+        self._changed: asyncio.Event | None = None
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task | None = None
+
+    def _start(self) -> None:
+        if self._task is None:                   # on the server's event loop, at the first stream
+            self._changed, self._wake = asyncio.Event(), asyncio.Event()
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def poke(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                seq = await asyncio.to_thread(self.table.last_seq)
+                if seq != self.seq:
+                    data = await asyncio.to_thread(self.table.board)
+                    text = f"id: {data['seq']}\nevent: board\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+                    self.seq, self.text = data["seq"], text
+                    changed, self._changed = self._changed, asyncio.Event()
+                    changed.set()
+            except Exception as exc:              # a locked or unreadable store: try again next time
+                print(f"cardpress table: the board could not be read ({exc}); trying again", file=sys.stderr)
+                await asyncio.sleep(POLL_SECONDS)
+            try:
+                await asyncio.wait_for(self._wake.wait(), POLL_SECONDS)
+            except TimeoutError:
+                pass
+            self._wake.clear()
+
+    async def after(self, seq: int, timeout: float) -> str | None:
+        """The board's event text once the log is at another position than ``seq`` (``None``
+        after ``timeout`` seconds without a change)."""
+        self._start()
+        if self.seq >= 0 and self.seq != seq:
+            return self.text
+        changed = self._changed
+        try:
+            await asyncio.wait_for(changed.wait(), timeout)
+        except TimeoutError:
+            return None
+        return self.text if self.seq != seq else None
 
 
 class JoinToken:

@@ -173,6 +173,9 @@
       p.zones.map((z) => el("div", { class: "zone" }, el("h4", {}, z.label + (z.slots ? "（" + z.pieces.length + "/" + z.slots + "）" : "")),
         el("div", { class: "pieces" }, z.pieces.length ? z.pieces.map(pieceNode) : el("span", { class: "piece empty" }, "（空）")))))));
     $("sections").replaceChildren(...v.sections.map((s) => el("div", { class: "section" }, el("h4", {}, s.label), s.lines.map((l) => el("p", {}, l)))));
+    const recent = state.log.filter((l) => l.in_effect).slice(-3).reverse();
+    $("recent").replaceChildren(...(recent.length ? [el("h4", {}, "最近")] : []), ...recent.map((l) => el("p", {}, l.title,
+      l.lines.length ? el("span", { class: "why" }, "：" + l.lines.join("；")) : null)));
     $("log").replaceChildren(...state.log.slice().reverse().map((l) => el("li", { class: l.in_effect ? "" : "undone" },
       el("span", { class: "seq" }, "#" + l.seq), l.title, l.in_effect ? null : "（已撤销）", l.lines.map((x) => el("p", {}, x)))));
     $("undo").disabled = !state.status.can_undo;
@@ -294,7 +297,11 @@
     const results = el("div", { class: "results" });
     const chosen = el("div", { class: "notice", hidden: true });
     const search = async () => {
-      const found = await cards(input.value.trim());
+      // Only the cards of the player's deck list (when one was given at the start).
+      const name = values.player || (state.view && state.view.active);
+      const seat = state.view.players.find((x) => x.name === name);
+      const deck = seat ? seat.deck : [];
+      const found = (await cards(input.value.trim(), 200)).filter((c) => !deck.length || deck.includes(c.id));
       results.replaceChildren(...found.slice(0, 12).map((c) => button(c.name + "（" + c.type_label + "）", () => {
         values[p.name] = c.id;
         chosen.hidden = false;
@@ -319,8 +326,8 @@
 
   // ------------------------------------------------------------------ lookup: cards and rules
 
-  async function cards(q) {
-    const answer = await fetch("/api/cards?q=" + encodeURIComponent(q), { credentials: "same-origin" });
+  async function cards(q, limit) {
+    const answer = await fetch("/api/cards?q=" + encodeURIComponent(q) + "&limit=" + (limit || 20), { credentials: "same-origin" });
     return answer.ok ? answer.json() : [];
   }
 
