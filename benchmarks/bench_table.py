@@ -9,8 +9,8 @@ Run on demand (not part of the tests)::
    ``note``, with its own operation id and the log position it last saw), and a second thread
    reading the server-sent events as the page does.
 3. Prints, for the taps: the command round trip (request sent → board back), median and p99;
-   for the pushes: from a tap's answer to the moment each *other* phone's event stream delivers
-   a board that includes it, median and p99; and checks that the store holds exactly one entry
+   for the pushes: from a tap being sent to the moment each *other* phone's event stream
+   delivers a board that includes it (what the players see), median and p99; and checks that the store holds exactly one entry
    per tap (none lost, none doubled). Targets (issue 8): round trip ≤ 30 ms median and ≤ 100 ms
    p99, push ≤ 200 ms p99.
 
@@ -73,26 +73,30 @@ class Phone:
     def __init__(self, n: int, url: str, taps: int):
         self.n, self.url, self.taps = n, url, taps
         self.round_trips: list[float] = []
-        self.acks: list[tuple[int, float]] = []          # (seq of my tap, when its answer came)
+        self.acks: list[tuple[int, float]] = []          # (seq of my tap, when it was sent)
         self.arrivals: list[tuple[int, float]] = []      # (seq of a pushed board, when it came)
         self.seen = 0
         self.stop = threading.Event()
         self.errors: list[str] = []
 
     def listen(self, ready: threading.Barrier) -> None:
-        with httpx.Client(timeout=None) as client, client.stream("GET", self.url + "/api/events") as stream:
-            ready.wait()
-            data = None
-            for line in stream.iter_lines():
-                if line.startswith("data: "):
-                    data = line[6:]
-                elif line == "" and data is not None:
-                    seq = json.loads(data)["seq"]
-                    self.arrivals.append((seq, time.perf_counter()))
-                    self.seen = max(self.seen, seq)
-                    data = None
-                if self.stop.is_set():
-                    return
+        try:
+            with httpx.Client(timeout=None) as client, client.stream("GET", self.url + "/api/events") as stream:
+                ready.wait()
+                data = None
+                for line in stream.iter_lines():
+                    if line.startswith("data: "):
+                        data = line[6:]
+                    elif line == "" and data is not None:
+                        seq = json.loads(data)["seq"]
+                        self.arrivals.append((seq, time.perf_counter()))
+                        self.seen = max(self.seen, seq)
+                        data = None
+                    if self.stop.is_set():
+                        return
+        except httpx.HTTPError:
+            if not self.stop.is_set():
+                raise
 
     def tap(self, start: threading.Barrier) -> None:
         with httpx.Client(timeout=30) as client:
@@ -107,7 +111,7 @@ class Phone:
                     self.errors.append(f"{answer.status_code} {answer.text[:200]}")
                     continue
                 self.round_trips.append((done - began) * 1000)
-                self.acks.append((answer.json()["seq"], done))
+                self.acks.append((answer.json()["seq"], began))
 
 
 def main() -> None:
@@ -166,11 +170,12 @@ def main() -> None:
                     else:
                         hi = mid
                 if lo < len(arrivals):
-                    pushes.append(max(0.0, (arrivals[lo][1] - acked) * 1000))
+                    pushes.append((arrivals[lo][1] - acked) * 1000)
     taps = args.phones * args.taps
     errors = [e for p in phones for e in p.errors]
-    figures = {"round trip median": statistics.median(trips), "round trip p99": p99(trips),
-               "push median": statistics.median(pushes), "push p99": p99(pushes)}
+    figures = {"round trip median": statistics.median(trips), "round trip p99": p99(trips)}
+    if pushes:                                   # one phone alone has nobody to push to
+        figures.update({"push median": statistics.median(pushes), "push p99": p99(pushes)})
     print(f"{args.phones} phones × {args.taps} taps ({args.game}, loopback): {taps / wall:.0f} taps/s over {wall:.1f} s")
     for name, value in figures.items():
         target = TARGETS.get(name)
@@ -180,7 +185,7 @@ def main() -> None:
     print(f"  stored entries     {stored} for {taps} taps ({'none lost or doubled' if stored == taps and not errors else 'MISMATCH'})")
     if errors:
         print(f"  {len(errors)} taps failed, first: {errors[0]}")
-    if stored != taps or errors or any(figures[k] > v for k, v in TARGETS.items()):
+    if stored != taps or errors or any(figures.get(k, 0.0) > v for k, v in TARGETS.items()):
         raise SystemExit(1)
 
 

@@ -82,6 +82,10 @@ class TableServer:
         self._library = library
         self._webfont: WebFont | None = None
         self._lock = threading.Lock()
+        #: One tap at a time from this server's threads: they queue here, in order, instead of
+        #: meeting SQLite's lock, whose busy handler sleeps up to 100 ms between retries. (The
+        #: store's transaction still decides against any other process, ``cardpress track``.)
+        self.writing = threading.Lock()
 
     @property
     def library(self) -> Library:
@@ -128,7 +132,7 @@ class TableServer:
         font = self._webfont
         if font is not None:                    # what play brought that the page's font lacks
             text = json.dumps([data["view"], data["log"]], ensure_ascii=False)
-            data["font_extra"], data["missing_glyphs"] = font.extra_key(text), font.missing(text)
+            data["font_extra"], data["missing_glyphs"] = font.coverage(text)
         return data
 
     def allowed(self, request: Request) -> bool:
@@ -171,7 +175,8 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
     def _apply(parsed) -> Response:
         live = table.live()      # apply_tap catches it up inside the store's transaction
         try:
-            done = apply_tap(live, parsed)
+            with table.writing:
+                done = apply_tap(live, parsed)
         except BadTap as exc:
             return JSONResponse({"error": str(exc), **table.board(live)}, status_code=400)
         except IllegalCommand as exc:

@@ -58,6 +58,7 @@ class WebFont:
         self._extra: dict[str, str] = {}
         self.base_chars = self._printable(base_text + ALWAYS)
         self.base_key = self._key(self.base_chars)
+        self._base_set = frozenset(self.base_chars) | frozenset("\n\t")
 
     @property
     def cmap(self) -> frozenset[int]:
@@ -79,13 +80,12 @@ class WebFont:
 
     def missing(self, text: str) -> str:
         """Characters of ``text`` the font has no glyph for (they would show as boxes)."""
-        return "".join(sorted({ch for ch in text if ch > " " and not ch.isspace() and ord(ch) not in self.cmap
-                               and not 0xFE00 <= ord(ch) <= 0xFE0F and ch not in "\u200b\u200c\u200d\u2060\ufeff"}))
+        return "".join(sorted(ch for ch in set(text) if ch > " " and not ch.isspace() and ord(ch) not in self.cmap
+                              and not 0xFE00 <= ord(ch) <= 0xFE0F and ch not in "\u200b\u200c\u200d\u2060\ufeff"))
 
     def extra_key(self, text: str) -> str | None:
         """The key of the extra subset covering what of ``text`` the base lacks (``None``: nothing)."""
-        base = set(self.base_chars)
-        chars = "".join(sorted({ch for ch in self._printable(text) if ch not in base}))
+        chars = "".join(sorted(ch for ch in set(text) - self._base_set if ch >= " " and ord(ch) in self.cmap))
         if not chars:
             return None
         key = self._key(chars)
@@ -95,6 +95,13 @@ class WebFont:
                     self._extra.pop(next(iter(self._extra)))
                 self._extra[key] = chars
         return key
+
+    def coverage(self, text: str) -> tuple[str | None, str]:
+        """``(extra_key(text), missing(text))``, fast for the common case of nothing new: a
+        board is checked on every change, and almost every board has only known characters."""
+        if set(text) <= self._base_set:
+            return None, ""
+        return self.extra_key(text), self.missing(text)
 
     def woff2(self, key: str) -> bytes | None:
         """The subset for ``key`` (the base's or an extra's), cut once and kept in the cache."""
