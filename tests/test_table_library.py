@@ -28,7 +28,7 @@ def duel_game(tmp_path_factory):
 def client(duel_game):
     """The app as `cardpress table` makes it: the library comes from the stored game's definition."""
     db, gid = duel_game
-    return TestClient(make_app(db, gid))
+    return TestClient(base_url="http://127.0.0.1", app=make_app(db, gid))
 
 
 @pytest.fixture(scope="module")
@@ -115,7 +115,7 @@ def test_an_empty_rules_search_is_the_glossary(client):
 
 def test_the_lookups_need_the_join_token(duel_game, library):
     db, gid = duel_game
-    guarded = TestClient(make_app(db, gid, token="s3cret", library=library))
+    guarded = TestClient(base_url="http://127.0.0.1", app=make_app(db, gid, token="s3cret", library=library))
     for path in ("/api/cards?q=迫击", "/api/card/mortar.png", "/api/rules?q=湮灭"):
         assert guarded.get(path).status_code == 403, path
     assert guarded.get("/api/cards?q=迫击&t=s3cret").json()[0]["id"] == "mortar"

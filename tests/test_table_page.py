@@ -265,6 +265,12 @@ def test_every_control_is_at_least_44px_nothing_overflows_and_no_request_leaves_
         assert page.evaluate(small) == [], command
         assert page.evaluate(overflow)[1] == [], command
         page.click("#sheet-close")
+    for width, height in ((820, 1180), (1280, 800)):               # a tablet, a laptop
+        page.set_viewport_size({"width": width, "height": height})
+        page.click("nav.tabs button[data-tab=board]")
+        page.wait_for_timeout(200)
+        doc_width, spilled = page.evaluate(overflow)
+        assert doc_width <= width and spilled == [], (width, spilled)
     assert requests and all(u.startswith(t.origin + "/") or u.startswith("data:") for u in requests), requests
 
 

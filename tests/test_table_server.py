@@ -15,6 +15,7 @@ from engine.tracker import LiveGame, Store
 from pipeline.table.server import make_app
 
 LEVELS = ("Level 0", "Level 1")
+JSON = {"Content-Type": "application/json"}
 
 
 @pytest.fixture
@@ -27,7 +28,8 @@ def game(tmp_path):
 
 
 def tap(client, op, command, seen=0, **args):
-    return client.post("/api/tap", content=json.dumps({"op": op, "seen": seen, "command": command, "args": args}))
+    return client.post("/api/tap", content=json.dumps({"op": op, "seen": seen, "command": command, "args": args}),
+                       headers=JSON)
 
 
 def entries(db, gid) -> int:
@@ -37,7 +39,7 @@ def entries(db, gid) -> int:
 
 def test_a_tap_applies_once_per_operation_id_and_returns_the_new_board(game):
     db, gid = game
-    client = TestClient(make_app(db, gid))
+    client = TestClient(base_url="http://127.0.0.1", app=make_app(db, gid))
     start = client.get("/api/board").json()
     assert start["board"]["phase"] == "draw" and start["seq"] == 1
     first = tap(client, "op-next-0001", "next", seen=1)
@@ -49,7 +51,7 @@ def test_a_tap_applies_once_per_operation_id_and_returns_the_new_board(game):
 
 def test_a_phone_that_was_behind_gets_the_new_board_and_overwrites_nothing(game):
     db, gid = game
-    a, b = TestClient(make_app(db, gid)), TestClient(make_app(db, gid))
+    a, b = TestClient(base_url="http://127.0.0.1", app=make_app(db, gid)), TestClient(base_url="http://127.0.0.1", app=make_app(db, gid))
     assert tap(a, "op-a-000001", "next", seen=1).json()["seq"] == 2
     with Store(db) as store:                                   # the CLI at the same table
         LiveGame(store, gid).do("note", text="终端里的备注")
@@ -60,7 +62,7 @@ def test_a_phone_that_was_behind_gets_the_new_board_and_overwrites_nothing(game)
 
 def test_a_refused_tap_stores_nothing_and_says_why(game):
     db, gid = game
-    client = TestClient(make_app(db, gid))
+    client = TestClient(base_url="http://127.0.0.1", app=make_app(db, gid))
     refused = tap(client, "op-spend-0001", "spend", player="甲", amount="99")
     assert refused.status_code == 409 and "cannot spend 99" in refused.json()["error"]
     assert refused.json()["board"]["players"][0]["cost"] == 5 and entries(db, gid) == 1
@@ -70,14 +72,14 @@ def test_a_refused_tap_stores_nothing_and_says_why(game):
                           (json.dumps({"op": "op-000000002", "command": "spend", "args": {"colour": 1}}).encode(),
                            "no parameter 'colour'"),
                           (b"{" + b" " * 70000 + b"}", "at most")]:
-        answer = client.post("/api/tap", content=body)
+        answer = client.post("/api/tap", content=body, headers=JSON)
         assert answer.status_code in (400, 413) and message in answer.json()["error"], (body[:40], answer.text)
     assert entries(db, gid) == 1
 
 
 def test_forms_come_from_the_declarations(game):
     db, gid = game
-    forms = {f["command"]: f for f in TestClient(make_app(db, gid)).get("/api/forms").json()}
+    forms = {f["command"]: f for f in TestClient(base_url="http://127.0.0.1", app=make_app(db, gid)).get("/api/forms").json()}
     assert forms["next"]["label"] == "下一阶段" and {"undo", "redo", "summon", "attack"} <= set(forms)
     attack = {p["name"]: p for p in forms["attack"]["params"]}
     assert attack["unit"]["kind"] == "piece" and attack["unit"]["label"] == "攻击者"
@@ -86,7 +88,7 @@ def test_forms_come_from_the_declarations(game):
 
 def test_undo_from_any_phone(game):
     db, gid = game
-    a, b = TestClient(make_app(db, gid)), TestClient(make_app(db, gid))
+    a, b = TestClient(base_url="http://127.0.0.1", app=make_app(db, gid)), TestClient(base_url="http://127.0.0.1", app=make_app(db, gid))
     tap(a, "op-a-000001", "next")
     undone = tap(b, "op-b-000001", "undo").json()
     assert undone["board"]["phase"] == "draw" and not undone["board"]["can_undo"]
@@ -95,7 +97,7 @@ def test_undo_from_any_phone(game):
 
 def test_with_a_join_token_every_request_without_it_is_refused(game):
     db, gid = game
-    client = TestClient(make_app(db, gid, token="s3cret-token"))
+    client = TestClient(base_url="http://127.0.0.1", app=make_app(db, gid, token="s3cret-token"))
     assert client.get("/api/board").status_code == 403
     assert client.get("/api/board?t=wrong").status_code == 403
     assert tap(client, "op-000000001", "next").status_code == 403 and entries(db, gid) == 1
@@ -105,7 +107,7 @@ def test_with_a_join_token_every_request_without_it_is_refused(game):
 
 def test_player_names_reach_the_board_as_data_not_markup(game):
     db, gid = game
-    board = TestClient(make_app(db, gid)).get("/api/board")
+    board = TestClient(base_url="http://127.0.0.1", app=make_app(db, gid)).get("/api/board")
     assert board.headers["content-type"].startswith("application/json")
     assert [p["name"] for p in board.json()["board"]["players"]] == ["甲", "<b>乙</b>"]
 
@@ -188,7 +190,7 @@ def test_a_second_table_on_the_same_store_cannot_act_on_this_tables_game(game):
     db, gid = game
     with Store(db) as store:
         other = LiveGame.new(store, "duel", ("丙", "丁")).id
-    mine, theirs = TestClient(make_app(db, gid)), TestClient(make_app(db, other))
+    mine, theirs = TestClient(base_url="http://127.0.0.1", app=make_app(db, gid)), TestClient(base_url="http://127.0.0.1", app=make_app(db, other))
     assert tap(theirs, "op-theirs-001", "next").status_code == 200
     assert tap(theirs, "op-theirs-002", "summon", card="x").status_code == 400      # not a duel command
     assert entries(db, gid) == 1 and mine.get("/api/board").json()["board"]["game"] == "backrooms"
@@ -219,3 +221,24 @@ def test_cardpress_table_refuses_clearly_before_serving_anything(game):
     unknown = runner.invoke(app, ["table", "--game", "nope-000000", "--db", str(db)])
     assert unknown.exit_code == 1 and "nope-000000" in unknown.output
     assert "Traceback" not in taken.output + stray.output + unknown.output
+
+
+def test_a_page_elsewhere_cannot_make_a_browser_at_the_table_tap(game):
+    db, gid = game
+    app = make_app(db, gid)
+    body = json.dumps({"op": "op-csrf-00001", "command": "next"})
+    local = TestClient(base_url="http://127.0.0.1:8765", app=app)
+    # A form or text/plain POST (no CORS preflight) from another site: not a tap.
+    assert local.post("/api/tap", content=body, headers={"Content-Type": "text/plain"}).status_code == 415
+    assert local.post("/api/tap", content=body, headers={**JSON, "Origin": "https://evil.example"}).status_code == 403
+    # A name of someone else's made to point at 127.0.0.1 (DNS rebinding).
+    rebound = TestClient(base_url="http://evil.example:8765", app=app)
+    assert rebound.get("/api/board").status_code == 403 and rebound.get("/").status_code == 403
+    assert entries(db, gid) == 1
+    same = local.post("/api/tap", content=body, headers={**JSON, "Origin": "http://127.0.0.1:8765"})
+    assert same.status_code == 200 and entries(db, gid) == 2
+    for name in ("localhost", "[::1]"):
+        assert TestClient(base_url=f"http://{name}:8765", app=app).get("/api/board").status_code == 200
+    # Every answer forbids anything but this origin.
+    csp = local.get("/api/board").headers["content-security-policy"]
+    assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp

@@ -298,7 +298,8 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
                              Route("/api/tap", tap, methods=["POST"]), Route("/api/events", events),
                              Route("/api/cards", cards), Route("/api/card/{card_id}.png", card_face),
                              Route("/api/rules", rules)],
-                     middleware=[Middleware(JoinToken, table=table), Middleware(SecurityHeaders)])
+                     middleware=[Middleware(SecurityHeaders), Middleware(OwnOrigin, table=table),
+                                 Middleware(JoinToken, table=table)])
 
 
 class Watcher:
@@ -382,6 +383,45 @@ class JoinToken:
             await send(message)
 
         await self.app(scope, receive, send_with_cookie)
+
+
+class OwnOrigin:
+    """What a web page elsewhere could make a browser at the table send is refused:
+
+    - without a join token (loopback only), a request must name this computer (``Host:``
+      127.0.0.1, ``localhost`` or ``::1``): a site whose name was made to point at 127.0.0.1 (DNS
+      rebinding) is refused (403);
+    - a tap or question must say it is JSON (415 otherwise): a form or ``text/plain`` POST from
+      another site cannot be one, and a JSON one from there needs a CORS preflight this server
+      never answers; an ``Origin:`` other than this server's own is refused (403).
+    """
+
+    LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+
+    def __init__(self, app: Any, table: TableServer):
+        self.app, self.table = app, table
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        host = request.headers.get("host", "")
+        name = host.rsplit(":", 1)[0] if not host.startswith("[") else host[1:].split("]")[0]
+        refused = None
+        if self.table.token is None and name not in self.LOOPBACK:
+            refused = PlainTextResponse(f"this table answers only on this computer's own address, not {host!r}",
+                                        status_code=403)
+        elif scope["method"] == "POST":
+            origin = request.headers.get("origin")
+            if origin is not None and origin not in (f"http://{host}", f"https://{host}"):
+                refused = PlainTextResponse("a tap must come from this table's own page", status_code=403)
+            elif request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+                refused = PlainTextResponse("a tap is sent as application/json", status_code=415)
+        if refused is not None:
+            await refused(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
 
 
 class SecurityHeaders:
