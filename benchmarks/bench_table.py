@@ -65,6 +65,8 @@ def start_table(folder: Path, game: str) -> tuple[subprocess.Popen, str, Path, s
         found = re.search(r"at the table: (\S+)", line)
         if found:
             threading.Thread(target=proc.stdout.read, daemon=True).start()
+            if os.environ.get("CARDPRESS_BENCH_PID"):
+                Path(os.environ["CARDPRESS_BENCH_PID"]).write_text(str(proc.pid))
             return proc, found.group(1).rstrip("/"), db, gid
     raise SystemExit("cardpress table did not start")
 
@@ -105,7 +107,7 @@ class Phone:
                 body = json.dumps({"op": f"op-{self.n}-{k}-{secrets.token_hex(6)}", "seen": self.seen,
                                    "command": "note", "args": {"text": f"{self.n}号手机第{k}次"}})
                 began = time.perf_counter()
-                answer = client.post(self.url + "/api/tap", content=body)
+                answer = client.post(self.url + "/api/tap", content=body, headers={"Content-Type": "application/json"})
                 done = time.perf_counter()
                 if answer.status_code != 200:
                     self.errors.append(f"{answer.status_code} {answer.text[:200]}")
@@ -141,6 +143,9 @@ def main() -> None:
             for t in tappers:
                 t.join()
             wall = time.perf_counter() - began
+            errors = [e for p in phones for e in p.errors]
+            if errors:
+                raise SystemExit(f"{len(errors)} taps failed, first: {errors[0]}")
             last = max(seq for p in phones for seq, _ in p.acks)
             deadline = time.monotonic() + 10
             while time.monotonic() < deadline and not all(p.seen >= last for p in phones):
@@ -172,7 +177,6 @@ def main() -> None:
                 if lo < len(arrivals):
                     pushes.append((arrivals[lo][1] - acked) * 1000)
     taps = args.phones * args.taps
-    errors = [e for p in phones for e in p.errors]
     figures = {"round trip median": statistics.median(trips), "round trip p99": p99(trips)}
     if pushes:                                   # one phone alone has nobody to push to
         figures.update({"push median": statistics.median(pushes), "push p99": p99(pushes)})

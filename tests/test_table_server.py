@@ -162,7 +162,7 @@ def test_the_event_stream_pushes_every_new_board_and_resumes_from_last_event_id(
             tap(client, "op-next-000001", "next")               # another phone's tap
             started = time.monotonic()
             event = _next_event(lines)
-            assert event["id"] == "2" and json.loads(event["data"])["board"]["phase"] == "prepare"
+            assert event["id"] == "2" and json.loads(event["data"])["view"]["phase"] == "prepare"
             assert time.monotonic() - started < 1.0
         # A phone that slept through seq 3 reconnects with the last id it had: it gets the board now.
         with Store(db) as store:

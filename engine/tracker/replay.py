@@ -219,6 +219,17 @@ class Replay:
     def in_effect(self) -> set[int]:
         return {seq for seq, _ in self.applied}
 
+    def in_effect_from(self, first: int) -> set[int]:
+        """The entries from ``first`` on that are in effect: read from the end of ``applied``
+        (in increasing order, as a snapshot is checked to be), so a log's last lines cost what
+        they show, not the length of the game."""
+        out = set()
+        for seq, _ in reversed(self.applied):
+            if seq < first:
+                break
+            out.add(seq)
+        return out
+
 
 def _fold(entry: Entry, state: State) -> State:
     """Fold an entry's events; a log whose events do not fit the game (a seat that does not

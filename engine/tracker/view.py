@@ -81,11 +81,12 @@ def log_lines(live: LiveGame, tail: int | None = None) -> list[LogLine]:
     """The log as shown, oldest first; ``tail``: only the last ``tail`` entries (read and
     described alone: a long game's ``log --tail 5`` does not describe the whole game)."""
     names = tuple(live.row.players)
-    in_effect = live.replay.in_effect
     specs = commands_of(live.ctx)  # once per log, not once per entry
     out = []
     last = live.replay.last_seq
-    entries = (live.replay.entries[seq] for seq in range(max(last - tail, 0) + 1, last + 1)) if tail else live.entries()
+    first = max(last - tail, 0) + 1 if tail else 1
+    in_effect = live.replay.in_effect_from(first)
+    entries = (live.replay.entries[seq] for seq in range(first, last + 1)) if tail else live.entries()
     for entry in entries:
         if entry.kind == "undo":
             target = live.replay.entries[entry.target]

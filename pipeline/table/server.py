@@ -29,6 +29,7 @@ import hmac
 import json
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,8 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; font-src 'self'
 POLL_SECONDS = 0.1
 #: A comment line this often keeps proxies and phones from closing an idle stream.
 KEEPALIVE_SECONDS = 15.0
+#: The shortest time between two pushes (a burst of taps goes out in fewer, fuller boards).
+PUSH_GAP_SECONDS = 0.02
 #: How soon a phone's EventSource tries again when the stream breaks (the server restarted).
 RECONNECT_MS = 1000
 #: Log entries a board carries.
@@ -82,10 +85,11 @@ class TableServer:
         self._library = library
         self._webfont: WebFont | None = None
         self._lock = threading.Lock()
-        #: One tap at a time from this server's threads: they queue here, in order, instead of
-        #: meeting SQLite's lock, whose busy handler sleeps up to 100 ms between retries. (The
-        #: store's transaction still decides against any other process, ``cardpress track``.)
-        self.writing = threading.Lock()
+        #: Taps are applied by one thread, in the order they came: they queue here instead of
+        #: meeting SQLite's lock (whose busy handler sleeps up to 100 ms between retries), and
+        #: its one open game only catches up with what others wrote (``cardpress track``), never
+        #: with the other phones' taps. The store's transaction still decides against any process.
+        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-taps")
 
     @property
     def library(self) -> Library:
@@ -121,14 +125,20 @@ class TableServer:
     def last_seq(self) -> int:
         return self.live().store.last_seq(self.game_id)
 
-    def board(self, live: LiveGame | None = None) -> dict[str, Any]:
-        """The board as phones show it; without ``live``, this thread's game caught up first."""
+    def board(self, live: LiveGame | None = None, status: bool = True) -> dict[str, Any]:
+        """The board as phones show it (``view``, the last lines of the ``log``), and with
+        ``status`` the board as programs read it (``status --json``); without ``live``, this
+        thread's game caught up first. The pushes leave ``status`` out: the page draws ``view``,
+        and eight phones need not get every number twice."""
         if live is None:
             live = self.live()
             live.refresh()
-        data = {"seq": live.replay.last_seq, "board": live_status(live), "view": table_view(live),
+        data = {"seq": live.replay.last_seq, "view": table_view(live), "can_undo": live.can_undo,
+                "can_redo": live.can_redo,
                 "log": [{"seq": l.seq, "title": l.title, "lines": list(l.lines), "in_effect": l.in_effect}
                         for l in log_lines(live, LOG_TAIL)]}
+        if status:
+            data["board"] = live_status(live)
         font = self._webfont
         if font is not None:                    # what play brought that the page's font lacks
             text = json.dumps([data["view"], data["log"]], ensure_ascii=False)
@@ -168,15 +178,14 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
             parsed = read_tap(body)
         except BadTap as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
-        answer = await asyncio.to_thread(_apply, parsed)
+        answer = await asyncio.get_running_loop().run_in_executor(table.writer, _apply, parsed)
         watcher.poke()                          # the other phones get it now, not at the next poll
         return answer
 
     def _apply(parsed) -> Response:
         live = table.live()      # apply_tap catches it up inside the store's transaction
         try:
-            with table.writing:
-                done = apply_tap(live, parsed)
+            done = apply_tap(live, parsed)
         except BadTap as exc:
             return JSONResponse({"error": str(exc), **table.board(live)}, status_code=400)
         except IllegalCommand as exc:
@@ -323,16 +332,21 @@ class Watcher:
         if self._wake is not None:
             self._wake.set()
 
+    def _board_if_changed(self) -> dict[str, Any] | None:
+        return self.table.board(None, False) if self.table.last_seq() != self.seq else None
+
     async def _run(self) -> None:
         while True:
             try:
-                seq = await asyncio.to_thread(self.table.last_seq)
-                if seq != self.seq:
-                    data = await asyncio.to_thread(self.table.board)
+                data = await asyncio.to_thread(self._board_if_changed)
+                if data is not None:
                     text = f"id: {data['seq']}\nevent: board\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
                     self.seq, self.text = data["seq"], text
                     changed, self._changed = self._changed, asyncio.Event()
                     changed.set()
+                    # Taps that land meanwhile go out together in the next push: under a burst the
+                    # phones get a board every PUSH_GAP_SECONDS, not one per tap each.
+                    await asyncio.sleep(PUSH_GAP_SECONDS)
             except Exception as exc:              # a locked or unreadable store: try again next time
                 print(f"cardpress table: the board could not be read ({exc}); trying again", file=sys.stderr)
                 await asyncio.sleep(POLL_SECONDS)

@@ -130,7 +130,7 @@
     state.seq = data.seq;
     state.view = data.view;
     state.log = data.log || [];
-    state.status = data.board;
+    state.can = { undo: data.can_undo, redo: data.can_redo };
     document.body.dataset.seq = String(state.seq);
     useExtraFont(data.font_extra);
     const glyphs = $("glyph-notice");
@@ -178,8 +178,8 @@
       l.lines.length ? el("span", { class: "why" }, "：" + l.lines.join("；")) : null)));
     $("log").replaceChildren(...state.log.slice().reverse().map((l) => el("li", { class: l.in_effect ? "" : "undone" },
       el("span", { class: "seq" }, "#" + l.seq), l.title, l.in_effect ? null : "（已撤销）", l.lines.map((x) => el("p", {}, x)))));
-    $("undo").disabled = !state.status.can_undo;
-    $("redo").disabled = !state.status.can_redo;
+    $("undo").disabled = !state.can.undo;
+    $("redo").disabled = !state.can.redo;
     $("next").disabled = v.over;
     renderConn();
   }
