@@ -61,9 +61,10 @@ def at(g: InlineGame, turn: int, phase: str = "main") -> InlineGame:
     return g
 
 
-def facing(a: str = "blade", b: str = "twin") -> InlineGame:
-    """A's ``a`` (A1) deployed on turn 1, B's ``b`` (B1) on turn 2; turn 3 (A's) in the main phase."""
-    g = at(game(), 1)
+def facing(a: str = "blade", b: str = "twin", g: InlineGame | None = None) -> InlineGame:
+    """A's ``a`` (A1) deployed on turn 1, B's ``b`` (B1) on turn 2; turn 3 (A's) in the main phase
+    (of ``g``, a fresh game with these tests' cards by default)."""
+    g = at(g or game(), 1)
     g.do("deploy", player="A", operator=a)
     at(g, 2).do("deploy", player="B", operator=b)
     return at(g, 3)

@@ -7,20 +7,13 @@ from __future__ import annotations
 import json
 import re
 
-from engine.cards import Card
 from engine.decks import read_deck
 from engine.live.board import table_view
 from engine.paths import card_data_root
 
+from test_board_ridm import at, op, skill
+from test_board_ridm import facing as board_facing
 from track_helpers import InlineGame, status
-
-
-def op(card_id: str, name: str, attack: int, defense: int, block: int) -> Card:
-    return Card(id=card_id, type="operator", name=name, values={"attack": attack, "defense": defense, "block": block})
-
-
-def skill(card_id: str, name: str, user: str, charge: int, duration: int) -> Card:
-    return Card(id=card_id, type="skill", name=name, values={"user": user, "charge": charge, "duration": duration})
 
 
 CARDS = {c.id: c for c in (
@@ -35,11 +28,6 @@ DECK = {"blade": 2, "wall": 2, "glass": 1, "scout": 2, "blade-s": 2}
 
 def game(players=("A", "B")) -> InlineGame:
     return InlineGame("ridm", players, decks={players[0]: DECK, players[1]: DECK}, cards=CARDS)
-
-
-def at(g: InlineGame, turn: int, phase: str = "main") -> InlineGame:
-    g.next_to(turn, phase)
-    return g
 
 
 def seat(g: InlineGame, i: int) -> dict:
@@ -60,11 +48,7 @@ def pieces(view: dict) -> list[dict]:
 
 
 def facing(a: str, b: str) -> InlineGame:
-    """A's ``a`` (A1) deployed on turn 1, B's ``b`` (B1) on turn 2; turn 3 (A's) in the main phase."""
-    g = at(game(), 1)
-    g.do("deploy", player="A", operator=a)
-    at(g, 2).do("deploy", player="B", operator=b)
-    return at(g, 3)
+    return board_facing(a, b, game())
 
 
 def test_a_deployed_operator_is_a_piece_in_its_owners_deploy_zone_with_its_card_values():
