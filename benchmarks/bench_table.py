@@ -48,7 +48,8 @@ def p99(values: list[float]) -> float:
 
 def start_table(folder: Path, game: str) -> tuple[subprocess.Popen, str, Path, str]:
     from engine.paths import card_data_root
-    from engine.tracker import LiveGame, Store
+    from engine.tracker import Store
+    from engine.live import LiveGame
 
     db = folder / "games.sqlite"
     decks = {"duel": ("swords", "artillery"), "ridm": ("vanguard-assault", "iron-wall"),

@@ -52,7 +52,8 @@ def setup(folder: Path, game: str, entries: int) -> dict[str, str]:
     env.update(CARDPRESS_DATA=str(folder / "data"), CARDPRESS_DB=str(folder / "games.sqlite"))
     code = f"""
 import sys
-from engine.tracker import LiveGame, Store
+from engine.tracker import Store
+from engine.live import LiveGame
 from engine.paths import card_data_root
 store = Store({str(folder / 'games.sqlite')!r})
 decks = card_data_root() / {game!r} / "decks"

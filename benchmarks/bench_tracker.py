@@ -34,7 +34,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.definitions import _load_cached  # noqa: E402
-from engine.tracker import IllegalCommand, LiveGame, Store  # noqa: E402
+from engine.tracker import IllegalCommand, Store  # noqa: E402
+from engine.live import LiveGame
 from engine.tracker.store import PRAGMAS  # noqa: E402
 
 TARGET_COMMAND_MS = 5.0

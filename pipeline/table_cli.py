@@ -86,7 +86,7 @@ def table(
     Example: cardpress table --lan --https --port 8443
     """
     from engine.paths import user_data_dir
-    from engine.tracker import LiveGame
+    from engine.live import LiveGame
 
     from .table.server import make_app
     from .track_cli import _parse_decks

@@ -20,11 +20,12 @@ import typer
 from engine.errors import CardpressError
 from engine.limits import MAX_IMPORT_BYTES
 from engine.paths import read_bounded
-from engine.tracker import LiveGame, Store
+from engine.tracker import Store
+from engine.live import LiveGame
 from engine.live.script import complete, parse_line
 from engine.tracker.core import commands_of
 from engine.tracker.kit import CommandSpec, Param, declared_commands, fill, shipped_numbers
-from engine.tracker.session import FIRST_RANDOM, GAME_ENV, activity_time, import_game, intact_export, parse_log
+from engine.live.session import FIRST_RANDOM, GAME_ENV, activity_time, import_game, intact_export, parse_log
 
 from .atomic import atomic_write, reason_of
 from .track_view import (Failed, NotRead, board, log_json_text, log_text, open_live, opened_store,

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.tracker.kit import CommandSpec, Param
-    from engine.tracker.session import LiveGame, Outcome
+    from engine.live.session import LiveGame, Outcome
     from engine.tracker.store import Store
 
 #: ``CARDPRESS_FAST=0`` runs every command through the Typer app (the fast path's fallback sets it
@@ -29,7 +29,7 @@ DB_ENV = "CARDPRESS_DB"
 
 def board(live: "LiveGame") -> str:
     """The compact board shown after every command in play mode and by ``status``."""
-    from engine.tracker.view import live_status
+    from engine.live.view import live_status
 
     s = live_status(live)
     names = {p.id: p.name for p in live.defn.phases}
@@ -62,7 +62,7 @@ def outcome_lines(live: "LiveGame", outcome: "Outcome") -> list[str]:
     if entry.kind in ("undo", "redo"):
         target = live.replay.entries[entry.target]
         verb = "撤销" if entry.kind == "undo" else "重做"
-        from engine.tracker.view import entry_title
+        from engine.live.view import entry_title
 
         return [f"{verb} #{target.seq}（{entry_title(live, target)}）"] + [
             f"  {describe(e, live.row.players, live.ctx.phase_name, live.ctx.turn_label)}" for e in target.events]
@@ -74,21 +74,21 @@ def command_lines(live: "LiveGame", outcome: "Outcome") -> list[str]:
     """A command's outcome, and the end of the game when it ended it (``track <command>``)."""
     lines = outcome_lines(live, outcome)
     if live.state.over:
-        from engine.tracker.view import live_status
+        from engine.live.view import live_status
 
         lines.append(_ending(live_status(live)))
     return lines
 
 
 def log_text(live: "LiveGame", tail: int | None = None) -> str:
-    from engine.tracker.view import log_lines
+    from engine.live.view import log_lines
 
     return "\n".join(l.text() for l in log_lines(live, tail or None))
 
 
 def status_json_text(live: "LiveGame") -> str:
     """``track status --json``."""
-    from engine.tracker.view import live_status
+    from engine.live.view import live_status
 
     data = live_status(live)
     data["stored_definition"] = live.definition_note or None
@@ -97,7 +97,7 @@ def status_json_text(live: "LiveGame") -> str:
 
 def log_json_text(live: "LiveGame", tail: int) -> str:
     """``track log --json``."""
-    from engine.tracker.view import log_lines
+    from engine.live.view import log_lines
 
     lines = log_lines(live, tail or None)
     return json.dumps([{"seq": l.seq, "title": l.title, "lines": list(l.lines), "in_effect": l.in_effect}
@@ -140,7 +140,7 @@ def opened_store(db: Path | None) -> Iterator["Store"]:
 
 def open_live(store: "Store", game: str | None, note: Callable[[str], None]) -> "LiveGame":
     """The game a command acts on (``pick_game``); ``note`` prints what the player should know on stderr."""
-    from engine.tracker.session import GAME_ENV, LiveGame, pick_game
+    from engine.live.session import GAME_ENV, LiveGame, pick_game
     from engine.tracker.store import UnknownGame
 
     try:

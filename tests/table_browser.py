@@ -94,7 +94,8 @@ def entries(db: Path, game_id: str) -> int:
 
 
 def commands_logged(db: Path, game_id: str) -> list[str]:
-    from engine.tracker import LiveGame, Store
+    from engine.tracker import Store
+    from engine.live import LiveGame
 
     with Store(db) as store:
         return [e.command for e in LiveGame(store, game_id).entries()]

@@ -11,7 +11,7 @@ from engine.definitions import load_game
 from engine.games.duel.board import cards_counted
 from engine.tracker import IllegalCommand
 from engine.tracker.describe import describe
-from engine.tracker.view import status_json
+from engine.live.view import status_json
 
 from track_helpers import InlineGame
 

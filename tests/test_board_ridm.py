@@ -10,7 +10,7 @@ import pytest
 from engine.cards import Card
 from engine.tracker import IllegalCommand, codec
 from engine.tracker.state import State, fold
-from engine.tracker.view import status_json
+from engine.live.view import status_json
 
 from track_helpers import InlineGame
 

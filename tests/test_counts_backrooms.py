@@ -9,7 +9,7 @@ import pytest
 from engine.tracker import IllegalCommand
 from engine.tracker.describe import describe
 from engine.tracker.state import fold
-from engine.tracker.view import status_json
+from engine.live.view import status_json
 
 from test_board_backrooms import CARDS as UNIT_CARDS, DECK as UNIT_DECK, _card
 from track_helpers import LEVELS, InlineGame

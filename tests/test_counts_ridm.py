@@ -10,7 +10,7 @@ from engine.tracker import IllegalCommand
 from engine.tracker import events as kev
 from engine.tracker.describe import describe
 from engine.tracker.state import fold
-from engine.tracker.view import status_json
+from engine.live.view import status_json
 
 from test_board_ridm import CARDS, DECK
 from track_helpers import InlineGame

@@ -173,3 +173,16 @@ def test_a_setup_option_a_game_does_not_take_is_refused_by_name():
     with pytest.raises(IllegalCommand, match="--levels is not an option of duel"):
         InlineGame("duel", levels=("L0",))
     assert InlineGame("backrooms", levels=("L0", "L1")).state.level_pile == ("L0", "L1")
+
+
+def test_the_kernel_imports_nothing_of_the_live_game_on_top_of_it():
+    """engine.live is built on the kernel, never the other way: the session, its read models and
+    the table page's taps; the kernel works without them (it finds the games by folder only)."""
+    offenders = []
+    for path in sorted((ROOT / "engine" / "tracker").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                target = ("." * node.level) + (node.module or "")
+                if target.startswith("..live") or target.startswith("engine.live"):
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: from {target}")
+    assert not offenders, "\n".join(offenders)

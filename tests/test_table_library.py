@@ -11,7 +11,8 @@ from starlette.testclient import TestClient
 
 from engine.cards import load_cards
 from engine.definitions import load_game
-from engine.tracker import LiveGame, Store
+from engine.tracker import Store
+from engine.live import LiveGame
 from pipeline.table.library import Library
 from pipeline.table.server import make_app
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from engine.paths import card_data_root
-from engine.tracker import LiveGame, Store
+from engine.tracker import Store
+from engine.live import LiveGame
 from table_browser import ARTIFACTS, CHROMIUM, FONTS_CONF, PHONE, Table, commands_logged, entries, seq_of, tofu_chars
 
 DECKS = {"backrooms": ("argos-watchers", "meg-vanguard"), "duel": ("swords", "artillery"),

@@ -11,7 +11,9 @@ import pytest
 import uvicorn
 from starlette.testclient import TestClient
 
-from engine.tracker import LiveGame, Store
+from engine.tracker import Store
+
+from engine.live import LiveGame
 from pipeline.table.server import make_app
 
 LEVELS = ("Level 0", "Level 1")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.tracker import GameOver, IllegalCommand, LiveGame, Store
+from engine.tracker import GameOver, IllegalCommand, Store
+
+from engine.live import LiveGame
 
 from track_helpers import advance_to, event_types, inline_game, new_game, status, write_backrooms_game
 

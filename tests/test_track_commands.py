@@ -12,7 +12,7 @@ from engine.games import game_module
 from engine.tracker import core
 from engine.tracker.core import CORE, IllegalCommand, commands_of, run_command
 from engine.tracker.kit import BadArgument, Commands, Param, declared_commands, fill, shipped_numbers
-from engine.tracker.session import make_context
+from engine.live.session import make_context
 from engine.definitions import load_game
 from pipeline.track_cli import app
 from track_helpers import new_game
@@ -196,12 +196,13 @@ def test_each_game_names_turns_in_its_own_words(tmp_path, game, header, forbidde
     assert f"{live.ctx.turn_label(3, 2)}：A行动" in log
     if forbidden:
         assert forbidden not in shown.splitlines()[1] and forbidden not in log, "a duel/ridm turn is 回合, never 轮"
-    from engine.tracker.view import live_status
+    from engine.live.view import live_status
     assert live_status(live)["turn_label"] == header.split(" ")[0]
 
 
 def test_roll_draws_once_and_the_log_keeps_the_result(tmp_path):
-    from engine.tracker import LiveGame, Store
+    from engine.tracker import Store
+    from engine.live import LiveGame
     from engine.tracker.events import DieRolled
 
     live = new_game(tmp_path, "duel")
@@ -243,7 +244,7 @@ def test_tab_completion_offers_choices_and_card_names():
 
 
 def test_log_titles_are_in_the_tables_language(tmp_path):
-    from engine.tracker.view import log_lines
+    from engine.live.view import log_lines
 
     live = new_game(tmp_path, "backrooms")
     live.do("damage", player="B", amount=7, outpost=1, why="炸弹")

@@ -12,13 +12,16 @@ import sys
 import time
 from pathlib import Path
 
-from engine.tracker import LiveGame, Store, resume
+from engine.tracker import Store
+
+from engine.live import LiveGame, resume
 
 REPO = Path(__file__).resolve().parent.parent
 
 CHILD = r"""
 import sys
-from engine.tracker import Store, resume
+from engine.tracker import Store
+from engine.live import resume
 store = Store(sys.argv[1])
 live = resume(store)
 k = live.replay.last_seq

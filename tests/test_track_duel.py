@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.tracker import IllegalCommand
-from engine.tracker.view import status_json
+from engine.live.view import status_json
 
 from track_helpers import InlineGame
 

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.tracker import LiveGame, Store
+from engine.tracker import Store
+
+from engine.live import LiveGame
 
 REPO = Path(__file__).resolve().parent.parent
 #: Run as the installed ``cardpress`` script runs; prints, at exit, which heavy packages were imported.
@@ -146,7 +148,7 @@ def _folder_game(game_copy, tmp_path) -> tuple[Path, Path]:
 
 def _cache_file(folder: Path) -> Path:
     from engine.definitions import checked_key
-    from engine.tracker.session import checked_folder
+    from engine.live.session import checked_folder
 
     return checked_folder() / f"{checked_key((folder / 'game.yaml').read_text(encoding='utf-8'))}.json"
 
@@ -198,7 +200,7 @@ def test_checked_records_equal_the_validated_models():
     """Every shipped game's definition, rebuilt from the cache as records (no pydantic), holds the
     same fields and values, in the same order, as the validated model, and its methods answer alike."""
     from engine.definitions import Model
-    from engine.tracker.session import load_game
+    from engine.live.session import load_game
 
     games = ("backrooms", "duel", "ridm")
     space = {"Model": Model}
@@ -207,7 +209,7 @@ def test_checked_records_equal_the_validated_models():
     code = f"""
 import engine, json, sys
 engine.CHECKED_RECORDS = True
-from engine.tracker.session import load_game
+from engine.live.session import load_game
 from engine.definitions import Model
 {PLAIN}
 print(json.dumps({{game: answers(load_game(game)) for game in {games!r}}}, ensure_ascii=False))
@@ -229,7 +231,7 @@ def test_a_checked_records_process_never_validates(tmp_path):
 import engine
 engine.CHECKED_RECORDS = True
 from engine.model import NotChecked
-from engine.tracker.session import load_game
+from engine.live.session import load_game
 for game in ({str(bad)!r}, "backrooms"):
     try:
         load_game(game)

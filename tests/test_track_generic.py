@@ -7,8 +7,10 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from engine.tracker import IllegalCommand, LiveGame, Store
-from engine.tracker.view import live_status
+from engine.tracker import IllegalCommand, Store
+
+from engine.live import LiveGame
+from engine.live.view import live_status
 from pipeline.cli import app
 from pipeline.scaffold import scaffold
 

@@ -26,11 +26,13 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from engine.errors import CardpressError, DataError
-from engine.tracker import LiveGame, Store, import_game
-from engine.tracker import codec, session
-from engine.tracker.session import OpIdReused, parse_log
+from engine.tracker import Store
+from engine.live import LiveGame, import_game
+from engine.tracker import codec
+from engine.live import session
+from engine.live.session import OpIdReused, parse_log
 from engine.tracker.store import DiskFull, NotAStore, StoreDamaged, StoreUnavailable
-from engine.tracker.view import live_status
+from engine.live.view import live_status
 from pipeline.track_cli import app
 from pipeline.track_view import board, log_text
 

@@ -17,8 +17,11 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 import json
 
-from engine.tracker import IllegalCommand, LiveGame, Store
-from engine.tracker import codec, session
+from engine.tracker import IllegalCommand, Store
+
+from engine.live import LiveGame
+from engine.tracker import codec
+from engine.live import session
 from engine.tracker.replay import Replay
 from engine.tracker.state import State
 

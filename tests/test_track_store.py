@@ -10,9 +10,10 @@ import sys
 import pytest
 
 from engine.errors import DataError
-from engine.tracker import LiveGame, NothingToRedo, NothingToUndo, Store, UnknownGame, import_game, resume
+from engine.tracker import Store, UnknownGame
+from engine.live import LiveGame, NothingToRedo, NothingToUndo, import_game, resume
 from engine.tracker.state import fold
-from engine.tracker.session import WhichGame
+from engine.live.session import WhichGame
 
 from track_helpers import advance_to, new_game
 
@@ -134,7 +135,7 @@ def test_a_refused_command_writes_nothing(tmp_path):
 
 
 def test_engine_never_imports_the_pipeline_or_rendering_libraries():
-    code = ("import sys, engine.tracker, engine.games, engine.tracker.view, engine.tracker.describe; "
+    code = ("import sys, engine.tracker, engine.games, engine.live.view, engine.tracker.describe; "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('reportlab','jinja2','PIL','typer','pipeline')]; "
             "print(bad); sys.exit(1 if bad else 0)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -142,7 +143,7 @@ def test_engine_never_imports_the_pipeline_or_rendering_libraries():
 
 
 def test_snapshots_are_only_a_cache_undo_reaches_past_them(tmp_path, monkeypatch):
-    from engine.tracker import session
+    from engine.live import session
 
     monkeypatch.setattr(session, "SNAPSHOT_EVERY", 4)
     live = new_game(tmp_path)
@@ -164,7 +165,7 @@ def test_snapshots_are_only_a_cache_undo_reaches_past_them(tmp_path, monkeypatch
 
 
 def test_the_tail_of_a_log_is_the_end_of_the_whole_log(tmp_path):
-    from engine.tracker.view import log_lines
+    from engine.live.view import log_lines
 
     live = new_game(tmp_path, "duel")
     for k in range(12):

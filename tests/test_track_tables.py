@@ -13,9 +13,11 @@ import sqlite3
 import pytest
 from typer.testing import CliRunner
 
-from engine.tracker import LiveGame, Store, import_game
-from engine.tracker import session as session_mod
-from engine.tracker.session import WhichGame, pick_game
+from engine.tracker import Store
+
+from engine.live import LiveGame, import_game
+from engine.live import session as session_mod
+from engine.live.session import WhichGame, pick_game
 from pipeline.track_cli import app
 
 runner = CliRunner()

@@ -14,7 +14,7 @@ import yaml
 from engine.definitions import load_game
 from engine.live.board import table_view
 from engine.paths import card_data_root
-from engine.tracker.view import status_json
+from engine.live.view import status_json
 
 from track_helpers import InlineGame
 

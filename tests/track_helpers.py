@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.tracker import LiveGame, Store
+from engine.tracker import Store
+
+from engine.live import LiveGame
 
 LEVELS = ("Level 0", "Level 1", "Level 2")
 
@@ -36,7 +38,7 @@ def advance_to(live: LiveGame, turn: int, phase: str, limit: int = 2000) -> None
 
 def status(live) -> dict:
     """The board as ``status --json`` shows it, for a stored game or an inline one."""
-    from engine.tracker.view import live_status, status_json
+    from engine.live.view import live_status, status_json
 
     return live_status(live) if hasattr(live, "replay") else status_json(live.state, live.ctx)
 
@@ -92,7 +94,7 @@ class InlineGame:
         from engine.decks import Deck
         from engine.definitions import load_game
         from engine.tracker.core import start_game
-        from engine.tracker.session import make_context
+        from engine.live.session import make_context
         from engine.tracker.state import fold
 
         self.ctx = make_context(load_game(game), cards)

@@ -45,10 +45,11 @@ from engine.limits import MAX_TAP_BYTES
 from engine.live.board import table_view
 from engine.live.forms import forms
 from engine.live.taps import BadTap, apply_tap, read_tap
-from engine.tracker import IllegalCommand, LiveGame, Store
+from engine.tracker import IllegalCommand, Store
+from engine.live import LiveGame
 from engine.tracker.core import commands_of
 from engine.tracker.errors import BadArgument
-from engine.tracker.view import live_status, log_lines
+from engine.live.view import live_status, log_lines
 
 from .library import Library
 from .webfont import WebFont

@@ -300,7 +300,7 @@
       // Only the cards of the player's deck list (when one was given at the start).
       const name = values.player || (state.view && state.view.active);
       const seat = state.view.players.find((x) => x.name === name);
-      const deck = seat ? seat.deck : [];
+      const deck = seat ? seat.deck_list : [];
       const found = (await cards(input.value.trim(), 200)).filter((c) => !deck.length || deck.includes(c.id));
       results.replaceChildren(...found.slice(0, 12).map((c) => button(c.name + "（" + c.type_label + "）", () => {
         values[p.name] = c.id;

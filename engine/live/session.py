@@ -31,12 +31,12 @@ from ..limits import MAX_TEXT_FILE_BYTES, MAX_TRACK_LOG_DEPTH
 from ..model import CHECKED_RECORDS
 from ..paths import card_data_root, resolve_game_dir, user_data_dir
 from ..yamlio import parse_yaml, read_text
-from . import codec
-from . import events as ev
-from .core import Context, IllegalCommand, TrackerError, commands_of, run_command, seat_of, start_game
-from .replay import BadSnapshot, Replay
-from .state import State
-from .store import Entry, GameRow, Store, StoreConflict, StoreDamaged, chain_seed, entry_digest, now
+from ..tracker import codec
+from ..tracker import events as ev
+from ..tracker.core import Context, IllegalCommand, TrackerError, commands_of, run_command, seat_of, start_game
+from ..tracker.replay import BadSnapshot, Replay
+from ..tracker.state import State
+from ..tracker.store import Entry, GameRow, Store, StoreConflict, StoreDamaged, chain_seed, entry_digest, now
 
 if TYPE_CHECKING:  # the types only: reading cards and decks is not every command's work
     from ..cards import Card
@@ -131,7 +131,7 @@ def validated(text: str, path: Path) -> GameDefinition:
     """The definition ``text`` (the ``game.yaml`` at ``path``) says: validated, and kept in the
     checked cache so the next command can skip pydantic; in a fast-path process, read from that
     cache (``NotChecked`` when it is not there: the command then re-runs on the full path)."""
-    from .replay import seal_key
+    from ..tracker.replay import seal_key
 
     if CHECKED_RECORDS:
         return read_checked(text, path, checked_folder(), seal_key())

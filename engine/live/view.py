@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from .core import Context, commands_of
-from .describe import describe
-from .kit import CommandSpec
+from ..tracker.core import Context, commands_of
+from ..tracker.describe import describe
+from ..tracker.kit import CommandSpec
 from .session import LiveGame
-from .state import State
+from ..tracker.state import State
 
 
 def status_json(state: State, ctx: Context, game_id: str = "") -> dict[str, Any]:
