@@ -141,7 +141,8 @@
 
   function statNode(s) {
     const value = s.of === null || s.of === undefined ? String(s.value) : s.value + "/" + s.of;
-    return el("span", { class: "stat" + (s.key ? " key" : "") + (s.warn ? " warn" : "") }, s.label, el("b", {}, value));
+    const wide = value.length > 12 ? " wide" : "";      // a pile's names, a list of skills: a line of its own
+    return el("span", { class: "stat" + (s.key ? " key" : "") + (s.warn ? " warn" : "") + wide }, s.label, el("b", {}, value));
   }
 
   function pieceNode(p) {
