@@ -181,6 +181,22 @@ def test_move_never_on_the_deploy_turn_then_one_zone_per_turn_along_the_lane():
     at(g, 9).do("move", operator="A1", zone="enemy-action")   # and back along the lane
 
 
+def test_an_operator_may_attack_on_the_turn_it_is_deployed_only_not_move():
+    # The seed forbids only moving: "干员在部署的那个回合不能移动" (RULES.md 2026-12, the rulebook follows it).
+    g = at(game(), 1)
+    g.do("deploy", player="A", operator="twin")
+    at(g, 2).do("deploy", player="B", operator="blade")
+    assert board(g)["players"][1]["deploy_zone"]["deployed_this_turn"]
+    out = g.do("fight", attacker="B1", defender="A1")            # 6 ≥ 3: the defender loses 1 block
+    assert [type(e).__name__ for e in out] == ["OperatorAttacked", "BlockLost"]
+    assert piece(g, "A1").block == 1 and piece(g, "B1").acted_turn == 2
+    g2 = at(game(), 1)
+    g2.do("deploy", player="A", operator="scout")
+    with pytest.raises(IllegalCommand, match="deployed this turn: it may attack but not move"):
+        g2.do("move", operator="A1", zone="action")
+    g2.do("move", operator="A1", zone="action", by_effect=True)  # a talent that says so (推进之王)
+
+
 def test_an_operator_attacks_or_moves_not_both():
     g = facing("scout", "wall")
     g.do("fight", attacker="A1", defender="B1")
@@ -492,6 +508,16 @@ def test_withdrawing_a_covered_operator_sends_its_skill_to_the_discard():
     out = g.do("withdraw", operator="A1")
     assert [type(e).__name__ for e in out] == ["TimerExpired", "OperatorLeft"]
     assert g.state.players[0].timers == () and g.state.players[0].prep == ("铁壁",)
+
+
+def test_the_draw_after_a_face_down_charge_is_optional():
+    # "充能后，您可以抽1张牌": charging alone draws nothing; --draw asks for it.
+    g = at(game(), 1)
+    hand, deck = g.state.players[0].hand, g.state.players[0].deck
+    g.do("charge", player="A", cards=2)
+    assert (g.state.players[0].hand, g.state.players[0].deck, g.state.players[0].charges) == (hand - 2, deck, 2)
+    g.do("charge", player="A", cards=1, draw=1)
+    assert (g.state.players[0].hand, g.state.players[0].deck) == (hand - 2, deck - 1)
 
 
 def test_skill_slot_lists_its_card_and_counts_as_a_charge():
