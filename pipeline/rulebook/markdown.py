@@ -13,10 +13,13 @@ Headings are numbered here (``1``, ``1.2``, ``1.2.3``) so every output agrees on
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Union
 
 from markdown_it import MarkdownIt
+from markdown_it.parser_inline import ParserInline
+from markdown_it.rules_inline.state_inline import StateInline
 
 from .errors import RulebookTemplateError
 
@@ -142,7 +145,55 @@ def block_text(block: Block) -> str:
 
 # ---------------------------------------------------------------------------- parsing
 
-_md = MarkdownIt("commonmark").enable("table")
+def _cjk(ch: str) -> bool:
+    """East_Asian_Width W, F or H: Han, kana, hangul and full-width punctuation (。，「」（）)."""
+    return unicodedata.east_asian_width(ch) in ("W", "F", "H")
+
+
+class _CjkStateInline(StateInline):
+    """CommonMark's flanking rules (spec 0.31.2, §6.2) with CJK adjacency allowed.
+
+    ``这是**我想做的事。**所以继续`` stays literal in CommonMark: the closing run follows
+    punctuation (。) and precedes a letter (所), so it is not right-flanking. Chinese puts no
+    space there, so every bold phrase that ends in 。，：） breaks (commonmark-spec issue #650).
+    We follow the rule proposed in commonmark-spec PR #839: a delimiter run next to a CJK
+    character (East_Asian_Width W/F/H) satisfies the punctuation part of the left-/right-flanking
+    definitions, i.e. a CJK neighbour counts as neither whitespace nor punctuation.
+    """
+
+    def scanDelims(self, start: int, canSplitWord: bool):
+        scanned = super().scanDelims(start, canSplitWord)
+        end = start + scanned.length
+        last = self.src[start - 1] if start > 0 else " "
+        nxt = self.src[end] if end < self.posMax else " "
+        if not (_cjk(last) or _cjk(nxt)):
+            return scanned
+        last_space, next_space = last.isspace(), nxt.isspace()
+        left = not next_space
+        right = not last_space
+        # Outside CJK the usual word rules still hold for '_' (snake_case stays literal).
+        split = canSplitWord or _cjk(last) or _cjk(nxt)
+        return type(scanned)(left and (split or not right), right and (split or not left), scanned.length)
+
+
+class _CjkParserInline(ParserInline):
+    def parse(self, src, md, env, tokens):
+        state = _CjkStateInline(src, md, env, tokens)
+        self.tokenize(state)
+        for rule in self.ruler2.getRules(""):
+            rule(state)
+        return state.tokens
+
+
+def _markdown() -> MarkdownIt:
+    parser = MarkdownIt("commonmark").enable("table")
+    cjk = _CjkParserInline()
+    cjk.ruler, cjk.ruler2 = parser.inline.ruler, parser.inline.ruler2  # same rules, CJK-aware state
+    parser.inline = cjk
+    return parser
+
+
+_md = _markdown()
 
 
 def _inline(token) -> Inline:
