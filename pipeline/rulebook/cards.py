@@ -7,7 +7,7 @@ rulebook is exactly the card on the sheet, just scaled.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any
@@ -35,6 +35,74 @@ class Annotation:
     value: str
     x_mm: float  # centre of the element, from the card's left
     y_mm: float  # centre of the element, from the card's top
+    #: The leader line from the field to the card's right edge, as (x, y) points in mm from the
+    #: card's top left: it starts on the field's box and crosses no other text on the face.
+    route: tuple[tuple[float, float], ...] = ()
+
+    @property
+    def exit_y_mm(self) -> float:
+        return self.route[-1][1] if self.route else self.y_mm
+
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm from the card's top left
+#: Leader lines keep this far (mm) from any text box, and parallel runs this far from each other.
+CLEARANCE_MM = 0.3
+CHANNEL_GAP_MM = 1.1
+#: The leader starts this far outside the field's box, so its dot sits beside the text, not on it.
+DOT_OFFSET_MM = 0.9
+
+
+def _segment_hits(a: tuple[float, float], b: tuple[float, float], box: Box, pad: float) -> bool:
+    """Does the axis-parallel segment a–b come within ``pad`` of the inside of ``box``?"""
+    x0, x1 = sorted((a[0], b[0]))
+    y0, y1 = sorted((a[1], b[1]))
+    return x0 < box[2] + pad and x1 > box[0] - pad and y0 < box[3] + pad and y1 > box[1] - pad
+
+
+def route_leaders(boxes: list[Box], obstacles: list[Box], width: float, height: float) -> list[tuple]:
+    """A leader for each field box, to the card's right edge, crossing no obstacle.
+
+    Straight right from the box's right edge when that is clear; otherwise up or down from its
+    top or bottom edge to the nearest free horizontal channel (a gap between rows of text, or the
+    card's border), then right. Parallel runs keep ``CHANNEL_GAP_MM`` apart. A field with no
+    free way out keeps the straight line (it is then reported by the anatomy test).
+    """
+    used: list[tuple[float, float]] = []  # (y, x_start) of horizontal runs already placed
+
+    def inside(o: Box, own: Box) -> bool:
+        return own[0] <= o[0] and own[1] <= o[1] and o[2] <= own[2] and o[3] <= own[3]
+
+    def clear(a, b, own: Box) -> bool:
+        return not any(_segment_hits(a, b, o, CLEARANCE_MM) for o in obstacles if not inside(o, own))
+
+    def free_channel(y: float, x: float) -> bool:
+        return all(abs(y - uy) >= CHANNEL_GAP_MM for uy, _ in used)
+
+    routes = []
+    for box in boxes:
+        x0, y0, x1, y1 = box
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        straight = ((min(x1 + DOT_OFFSET_MM, width), cy), (width, cy))
+        if clear(*straight, box) and free_channel(cy, x1):
+            routes.append(straight)
+            used.append((cy, x1))
+            continue
+        best = None
+        for edge, stop, step in ((y0, 0.0, -0.1), (y1, height, 0.1)):
+            start = edge + (DOT_OFFSET_MM if step > 0 else -DOT_OFFSET_MM)
+            y = start
+            while (y > stop) if step < 0 else (y < stop):
+                if not clear((cx, start), (cx, y), box):
+                    break  # the way up (down) is blocked from here on
+                if clear((cx, y), (width, y), box) and free_channel(y, cx):
+                    if best is None or abs(y - start) < abs(best[-1][1] - best[0][1]):
+                        best = ((cx, start), (width, y)) if abs(y - start) < 1e-9 else ((cx, start), (cx, y), (width, y))
+                    break
+                y += step
+        route = best or straight
+        routes.append(route)
+        used.append((route[-1][1], route[-2][0]))
+    return routes
 
 
 def sample_card(game: GameDefinition, type_id: str) -> Card:
@@ -102,7 +170,7 @@ class RulebookCards:
                 continue
             fid = field if field in fields else by_label.get(field, field)
             groups.setdefault(fid, []).append(e)
-        seen: dict[str, Annotation] = {}
+        seen: dict[str, tuple[Annotation, Box]] = {}
         for fid, elements in groups.items():
             if fid in fields and fid != "type":
                 label, value = fields[fid].label, card.get(fid)
@@ -117,6 +185,18 @@ class RulebookCards:
             x1 = max(float(e["x"]) + float(e.get("w", 0)) for e in elements)
             y0 = min(float(e["y"]) for e in elements)
             y1 = max(float(e["y"]) + float(e.get("h", 0)) for e in elements)
-            seen[fid] = Annotation(0, fid, label, str(value), (x0 + x1) / 2, (y0 + y1) / 2)
-        ordered = sorted(seen.values(), key=lambda a: (round(a.y_mm), a.x_mm))
-        return [Annotation(n, a.field, a.label, a.value, a.x_mm, a.y_mm) for n, a in enumerate(ordered, 1)]
+            seen[fid] = (Annotation(0, fid, label, str(value), (x0 + x1) / 2, (y0 + y1) / 2), (x0, y0, x1, y1))
+        ordered = sorted(seen.values(), key=lambda ab: (round(ab[0].y_mm), ab[0].x_mm))
+        size = self.game.card_size
+        obstacles = [_box(e) for e in self.face(card) if e.kind in ("text", "para", "art") and "x" in e.props]
+        routes = route_leaders([b for _, b in ordered], obstacles, size.width_mm, size.height_mm)
+        routed = [replace(a, route=tuple(r)) for (a, _), r in zip(ordered, routes)]
+        # Numbered top to bottom by where the leaders leave the card, so no two leaders cross
+        # on their way to the numbers beside it.
+        routed.sort(key=lambda a: (a.exit_y_mm, a.x_mm))
+        return [replace(a, number=n) for n, a in enumerate(routed, 1)]
+
+
+def _box(e: Element) -> Box:
+    x, y = float(e["x"]), float(e["y"])
+    return (x, y, x + float(e.get("w", 0)), y + float(e.get("h", 0)))

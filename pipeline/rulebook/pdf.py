@@ -21,14 +21,16 @@ from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.pagesizes import A4, A5, letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch, mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
-    BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, ListFlowable, ListItem,
+    ActionFlowable, BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, ListFlowable, ListItem,
     NextPageTemplate, PageBreak, PageTemplate, Spacer, Table, TableStyle,
 )
 from reportlab.platypus import Paragraph as RLParagraph
 from reportlab.platypus.tableofcontents import TableOfContents
 
 import pipeline.text  # noqa: F401  (installs the Chinese line-breaking rules)
+from pipeline.text import can_break
 from pipeline.fonts import FontSet
 
 from . import markdown as md
@@ -52,6 +54,10 @@ CALLOUT_COLORS = {
 }
 #: A chapter starts on a fresh page unless at least this share of the page is still free.
 CHAPTER_MIN_ROOM = 0.4
+#: Callout boxes taller than this share of the text block may split across pages.
+CALLOUT_KEEP_MAX = 0.3
+#: Left and right padding of a table cell, in points.
+TABLE_PAD = 5
 CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 
 
@@ -60,11 +66,11 @@ _RL_TAGS = {"code": ('<font color="#8a3b12">', "</font>"), "em": ("<i>", "</i>")
 
 
 @dataclass(frozen=True)
-
 class PageGeometry:
     size: tuple[float, float]
     margin: float
     base_size: float  # body text size in points
+    mirrored: bool = False  # running heads swap sides on left (even) pages: a bound booklet
 
     @property
     def frame_width(self) -> float:
@@ -79,7 +85,8 @@ def geometry(paper: str, booklet: bool) -> PageGeometry:
     if paper not in PAGE_SIZES:
         raise RulebookError(f"unknown paper {paper!r}: use one of {', '.join(PAGE_SIZES)}")
     if booklet:
-        return PageGeometry(BOOKLET_PAGE_SIZES[paper], 14 * mm, 9.0)
+        # 9.5 pt: the smallest body size that still reads comfortably in a hand-held A5 book.
+        return PageGeometry(BOOKLET_PAGE_SIZES[paper], 14 * mm, 9.5, mirrored=True)
     return PageGeometry(PAGE_SIZES[paper], 20 * mm, 10.5)
 
 
@@ -129,10 +136,13 @@ class AnnotatedCard(Flowable):
         self.card.drawOn(c, 0, 0)
         r = 2.6 * mm
         min_gap = 2 * r + 1
-        targets = []
-        for note in self.notes:
-            targets.append((self.height - note.y_mm * mm * self.scale, note))
-        targets.sort(key=lambda t: -t[0])
+        k = mm * self.scale
+
+        def pt(p):
+            return p[0] * k, self.height - p[1] * k
+
+        targets = sorted((((pt(n.route[-1])[1] if n.route else self.height - n.y_mm * k), n) for n in self.notes),
+                         key=lambda t: -t[0])  # top first
         # Spread the markers so they never overlap, then shift the column back inside the card.
         ys, last = [], self.height - r + min_gap
         for y, _ in targets:
@@ -142,22 +152,108 @@ class AnnotatedCard(Flowable):
         if ys and ys[-1] < r:
             shift = r - ys[-1]
             ys = [y + shift for y in ys]
-            for k in range(len(ys) - 2, -1, -1):  # keep the order after the shift
-                ys[k] = max(ys[k], ys[k + 1] + min_gap)
-        placed = [(y, ly, note) for (y, note), ly in zip(targets, ys)]
+            for j in range(len(ys) - 2, -1, -1):  # keep the order after the shift
+                ys[j] = max(ys[j], ys[j + 1] + min_gap)
         x_label = self.card.width + self.gutter - r - 1
-        for y, ly, note in placed:
-            x = note.x_mm * mm * self.scale
+        elbow = self.card.width + 2 * mm
+        for (y, note), ly in zip(targets, ys):
+            # The leader runs as routed on the card (cards.route_leaders: it crosses no text),
+            # then out to the numbered marker beside the card.
+            points = [pt(p) for p in note.route] or [(note.x_mm * k, y), (self.card.width, y)]
             c.setStrokeColor(ACCENT, alpha=0.8)
             c.setLineWidth(0.5)
-            c.line(x, y, self.card.width + 2 * mm, y)
-            c.line(self.card.width + 2 * mm, y, x_label - r, ly)
+            path = c.beginPath()
+            path.moveTo(*points[0])
+            for p in points[1:]:
+                path.lineTo(*p)
+            path.lineTo(elbow, points[-1][1])
+            path.lineTo(x_label - r, ly)
+            c.drawPath(path, stroke=1, fill=0)
             c.setFillColor(ACCENT)
-            c.circle(x, y, 0.9 * mm, stroke=0, fill=1)
+            c.circle(*points[0], 0.55 * mm * max(self.scale, 0.8), stroke=0, fill=1)
             c.circle(x_label, ly, r, stroke=0, fill=1)
             c.setFillColor(colors.white)
             c.setFont(self.bold, 8)
             c.drawCentredString(x_label, ly - 2.8, str(note.number))
+
+
+def _han(ch: str) -> bool:
+    return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
+
+
+def unbreakable_units(text: str) -> list[str]:
+    """The pieces a line may never be broken inside: a run of 2–4 Han glyphs between punctuation
+    or spaces is taken for one word (容量, 不限, 规则文本), together with the marks the line
+    breaker keeps attached to it (a following 、 or an opening 「); Latin words stay whole."""
+    protected = [False] * len(text)  # protected[i]: no break between text[i-1] and text[i]
+    i = 0
+    while i < len(text):
+        if _han(text[i]):
+            j = i
+            while j < len(text) and _han(text[j]):
+                j += 1
+            if j - i <= 4:
+                for k in range(i + 1, j):
+                    protected[k] = True
+            i = j
+        else:
+            i += 1
+    units, start = [], 0
+    for i in range(1, len(text)):
+        if text[i].isspace() or text[i - 1].isspace() or (not protected[i] and can_break(text[i - 1], text[i])):
+            units.append(text[start:i].strip())
+            start = i
+    units.append(text[start:].strip())
+    return [u for u in units if u]
+
+
+class KeepWithFirst(CondPageBreak):
+    """Before a heading (or a run of headings): break the page unless the headings *and the
+    first piece* of the block after them fit — the first two lines of a paragraph, the first row
+    of a table or gallery, a whole unsplittable box. Unlike ``keepWithNext`` it does not carry
+    a whole table to the next page, leaving the page above it empty."""
+
+    def __init__(self, headings: list[Flowable], following: Flowable | None, line: float):
+        super().__init__(0)
+        self.headings, self.following, self.line = headings, following, line
+
+    def _first_piece(self, aw: float, ah: float) -> float:
+        f = self.following
+        if f is None:
+            return 0.0
+        if isinstance(f, Table):
+            f.wrapOn(self.canv, aw, ah)
+            rows = f._rowHeights
+            return sum(rows[: 2 if getattr(f, "repeatRows", 0) else 1])
+        _, h = f.wrapOn(self.canv, aw, ah)
+        if isinstance(f, (RLParagraph, ListFlowable)):
+            return min(h, 2 * self.line + 1)
+        return h
+
+    def wrap(self, aw, ah):
+        need = 0.0
+        for n, h in enumerate(self.headings):
+            need += h.wrapOn(self.canv, aw, ah)[1] + h.getSpaceAfter() + (h.getSpaceBefore() if n else 0)
+        self.height = need + self._first_piece(aw, ah)
+        return super().wrap(aw, ah)
+
+
+def keep_headings_with_first_block(story: list[Flowable], line: float) -> list[Flowable]:
+    """Put a ``KeepWithFirst`` before every run of headings in ``story``."""
+    out: list[Flowable] = []
+    i = 0
+    while i < len(story):
+        if isinstance(story[i], HeadingParagraph):
+            j = i
+            while j < len(story) and isinstance(story[j], HeadingParagraph):
+                j += 1
+            out.append(KeepWithFirst(story[i:j], story[j] if j < len(story) else None, line))
+            out.extend(story[i:j])
+            i = j
+        else:
+            out.append(story[i])
+            i += 1
+    return out
 
 
 # ---------------------------------------------------------------------------- doc template
@@ -168,7 +264,9 @@ class RulebookDoc(BaseDocTemplate):
 
     def __init__(self, filename, geom: PageGeometry, fonts: FontSet, book_title: str, progress: Progress | None):
         self.geom, self.fonts, self.book_title, self.progress = geom, fonts, book_title, progress
-        self.chapter = ""
+        self.chapter = ""  # the chapter of the last heading typeset
+        self.page_chapter = ""  # the chapter in force at the top of the current page
+        self._page_empty = True
         self.last_page_count = 0
         super().__init__(
             str(filename) if isinstance(filename, Path) else filename, pagesize=geom.size, leftMargin=geom.margin, rightMargin=geom.margin,
@@ -176,15 +274,21 @@ class RulebookDoc(BaseDocTemplate):
             author="cardpress", subject="规则书", creator="cardpress", lang="zh-CN",
             initialFontName=fonts.regular, initialFontSize=geom.base_size,
         )
-        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body")
+        # No frame padding: the text block is exactly the area between the margins, so text,
+        # tables and callout boxes share one right edge with the running head's rule.
+        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
+                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         self.addPageTemplates([
             PageTemplate("cover", [frame]),
             PageTemplate("body", [frame], onPageEnd=self._decorate),
         ])
 
     def beforeDocument(self):
-        self.chapter = ""
+        self.chapter = self.page_chapter = ""
         self.canv.showOutline()
+
+    def beforePage(self):
+        self.page_chapter, self._page_empty = self.chapter, True
 
     def afterPage(self):
         if self.progress:
@@ -193,8 +297,12 @@ class RulebookDoc(BaseDocTemplate):
     def afterFlowable(self, flowable):
         if isinstance(flowable, Bookmark):
             self.chapter = flowable.title  # the running header of the contents pages says 目录
+            if self._page_empty:
+                self.page_chapter = self.chapter
             return
         if not isinstance(flowable, HeadingParagraph):
+            if not isinstance(flowable, (Spacer, CondPageBreak, ActionFlowable)):
+                self._page_empty = False
             return
         h = flowable.heading
         key = h.anchor
@@ -204,16 +312,25 @@ class RulebookDoc(BaseDocTemplate):
             self.notify("TOCEntry", (h.level - 1, h.numbered_title, self.page, key))
         if h.level == 1:
             self.chapter = h.numbered_title
+            if self._page_empty:  # the chapter opens the page: its head is the page's head
+                self.page_chapter = self.chapter
+        self._page_empty = False
 
     def _decorate(self, canv, doc):
+        """Running head: the book title on the spine side, the chapter in force at the page top
+        on the outer side (a page continuing chapter 3 where chapter 4 starts says 3). In a
+        booklet the heads mirror: left (even) pages carry the chapter on the left."""
         g = self.geom
         w, h = g.size
         canv.saveState()
         canv.setFont(self.fonts.regular, 8)
         canv.setFillColor(MUTED)
         top = h - g.margin + 1 * mm
-        canv.drawString(g.margin, top, self.book_title)
-        canv.drawRightString(w - g.margin, top, self.chapter)
+        left, right = self.book_title, self.page_chapter
+        if g.mirrored and canv.getPageNumber() % 2 == 0:
+            left, right = right, left
+        canv.drawString(g.margin, top, left)
+        canv.drawRightString(w - g.margin, top, right)
         canv.setStrokeColor(colors.HexColor("#bbbbbb"))
         canv.setLineWidth(0.4)
         canv.line(g.margin, top - 2 * mm, w - g.margin, top - 2 * mm)
@@ -237,12 +354,16 @@ class Typesetter:
         )
         self.styles = {
             "body": base,
+            # A chapter starting mid-page is set off by more space than a section (spaceBefore
+            # is dropped at the top of a page, so a chapter opening a page starts flush).
+            # Headings keep with their first block through KeepWithFirst, not keepWithNext,
+            # which would carry a whole table or gallery to the next page.
             "h1": ParagraphStyle("h1", base, fontName=fonts.bold, fontSize=s * 1.9, leading=s * 2.5,
-                                 spaceBefore=0, spaceAfter=s * 1.2, textColor=ACCENT, keepWithNext=1),
+                                 spaceBefore=s * 3.2, spaceAfter=s * 1.2, textColor=ACCENT),
             "h2": ParagraphStyle("h2", base, fontName=fonts.bold, fontSize=s * 1.35, leading=s * 1.9,
-                                 spaceBefore=s * 1.1, spaceAfter=s * 0.5, keepWithNext=1),
+                                 spaceBefore=s * 1.1, spaceAfter=s * 0.5),
             "h3": ParagraphStyle("h3", base, fontName=fonts.bold, fontSize=s * 1.1, leading=s * 1.6,
-                                 spaceBefore=s * 0.7, spaceAfter=s * 0.3, keepWithNext=1),
+                                 spaceBefore=s * 0.7, spaceAfter=s * 0.3),
             "cell": ParagraphStyle("cell", base, fontSize=s * 0.88, leading=s * 1.3, spaceAfter=0),
             "cellhead": ParagraphStyle("cellhead", base, fontName=fonts.bold, fontSize=s * 0.88,
                                        leading=s * 1.3, spaceAfter=0, textColor=colors.white),
@@ -337,7 +458,7 @@ class Typesetter:
                     story.append(PageBreak() if self._starts_reference(doc.blocks, n) else CondPageBreak(room))
                 first = False
             story.extend(self.block(block))
-        return story
+        return keep_headings_with_first_block(story, self.styles["body"].leading)
 
     @staticmethod
     def _starts_reference(blocks: list[md.Block], index: int) -> bool:
@@ -355,11 +476,7 @@ class Typesetter:
             self.check(block.numbered_title)
             level = min(block.level, 3)
             number = f'<font color="#8a3b12">{escape(block.number)}</font>　' if block.number else ""
-            flow: list[Flowable] = []
-            if level == 2:
-                flow.append(CondPageBreak(self.geom.base_size * 8))
-            flow.append(HeadingParagraph(number + self.markup(block.inline), self.styles[f"h{level}"], block))
-            return flow
+            return [HeadingParagraph(number + self.markup(block.inline), self.styles[f"h{level}"], block)]
         if isinstance(block, md.Paragraph):
             return [self.para(self.markup(block.inline), "body")]
         if isinstance(block, md.ListBlock):
@@ -367,7 +484,8 @@ class Typesetter:
         if isinstance(block, md.Table):
             return [self.table(block), Spacer(1, self.geom.base_size * 0.6)]
         if isinstance(block, md.Callout):
-            return [self.callout(block)]
+            flow = self.callout(block)
+            return flow if isinstance(flow, list) else [flow]
         if isinstance(block, md.Directive):
             if block.name == "example-card":
                 return self.example_card(block.arg)
@@ -389,43 +507,48 @@ class Typesetter:
             return ListFlowable(items, bulletType="1", start=str(block.start), bulletFormat="%s.", **kw)
         return ListFlowable(items, bulletType="bullet", start="•", **kw)
 
-    def _col_widths(self, rows: list[list[str]], avail: float, font_size: float) -> list[float]:
-        from reportlab.pdfbase.pdfmetrics import stringWidth
-
+    def _col_widths(self, rows: list[list[str]], avail: float) -> list[float]:
+        """Column widths: every column first gets its longest unbreakable unit (a 2–4 glyph word
+        such as 容量 or 规则文本 with the punctuation that may not leave it, or a Latin word), so
+        no short word is set one glyph per line; the rest of the width is then shared, each
+        column getting up to its natural (one-line) width, the wordy columns the remainder."""
         ncol = max(len(r) for r in rows)
-        pad = 8
+        pad = TABLE_PAD * 2 + 0.5  # left + right cell padding, and rounding room
+        size = self.styles["cell"].fontSize
         natural = [0.0] * ncol
         minimum = [0.0] * ncol
-        for r in rows:
+        for n, r in enumerate(rows):
+            font = self.fonts.bold if n == 0 else self.fonts.regular
             for i, text in enumerate(r):
-                natural[i] = max(natural[i], stringWidth(text, self.fonts.regular, font_size) + pad)
-                longest_word = max((len(w) for w in text.split()), default=1)
-                minimum[i] = max(minimum[i], min(4, max(2, longest_word if text.isascii() else 2)) * font_size + pad)
-        if sum(natural) <= avail:
-            # Spare width goes to the wordy columns, so short ones (顺序, 容量) stay narrow.
-            scale = avail / sum(natural)
-            return [n * scale for n in natural]
-        widths = [0.0] * ncol
-        remaining, open_cols = avail, list(range(ncol))
-        while open_cols:
+                natural[i] = max(natural[i], stringWidth(text, font, size) + pad)
+                units = unbreakable_units(text) or [""]
+                minimum[i] = max(minimum[i], max(stringWidth(u, font, size) for u in units) + pad)
+        if sum(minimum) >= avail:  # cannot honour every word: shrink the minimums alike
+            return [m * avail / sum(minimum) for m in minimum]
+        widths = minimum[:]
+        # Water-fill: give every column an equal share of what is left, capped at its natural width.
+        open_cols = [i for i in range(ncol) if natural[i] > widths[i]]
+        remaining = avail - sum(widths)
+        while open_cols and remaining > 0.01:
             share = remaining / len(open_cols)
-            fixed = [i for i in open_cols if natural[i] <= share]
-            if not fixed:
-                for i in open_cols:
-                    widths[i] = max(share, minimum[i])
-                break
-            for i in fixed:
-                widths[i] = natural[i]
-                remaining -= natural[i]
-                open_cols.remove(i)
-        scale = avail / sum(widths)
-        return [w * scale for w in widths]
+            for i in list(open_cols):
+                grant = min(share, natural[i] - widths[i])
+                widths[i] += grant
+                remaining -= grant
+                if natural[i] - widths[i] <= 0.01:
+                    open_cols.remove(i)
+        if remaining > 0.01:
+            # Everything fits on one line: spare width goes to the wordy columns, so short ones
+            # (顺序, 容量) stay narrow.
+            total = sum(natural)
+            widths = [w + remaining * n / total for w, n in zip(widths, natural)]
+        return widths
 
     def table(self, block: md.Table) -> Flowable:
         texts = [[md.plain(c) for c in block.header]] + [[md.plain(c) for c in r] for r in block.rows]
         data = [[self.para(self.markup(c), "cellhead") for c in block.header]]
         data += [[self.para(self.markup(c), "cell") for c in row] for row in block.rows]
-        widths = self._col_widths(texts, self.geom.frame_width, self.styles["cell"].fontSize)
+        widths = self._col_widths(texts, self.geom.frame_width)
         t = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
         t.setStyle(self._style([
             ("BACKGROUND", (0, 0), (-1, 0), ACCENT),
@@ -434,10 +557,12 @@ class Typesetter:
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("TOPPADDING", (0, 0), (-1, -1), 3),
             ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+            ("LEFTPADDING", (0, 0), (-1, -1), TABLE_PAD),
+            ("RIGHTPADDING", (0, 0), (-1, -1), TABLE_PAD),
         ]))
         return t
 
-    def callout(self, block: md.Callout) -> Flowable:
+    def callout(self, block: md.Callout) -> Flowable | list[Flowable]:
         inner: list[Flowable] = [self.plain_para(block.title, "callout_title")]
         for b in block.blocks:
             inner.extend(self.block(b))
@@ -451,7 +576,13 @@ class Typesetter:
             ("TOPPADDING", (0, 0), (-1, -1), 6),
             ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
         ]))
-        return KeepTogether([t, Spacer(1, self.geom.base_size * 0.8)])
+        gap = Spacer(1, self.geom.base_size * 0.8)
+        # A short box stays in one piece; a long one may split (its row splits between
+        # paragraphs) rather than leave most of a page empty.
+        _, height = t.wrap(self.geom.frame_width, self.geom.size[1])
+        if height > (self.geom.size[1] - 2 * self.geom.margin) * CALLOUT_KEEP_MAX:
+            return [t, gap]
+        return KeepTogether([t, gap])
 
     def example_card(self, type_id: str) -> list[Flowable]:
         if type_id not in self.game.card_types:
