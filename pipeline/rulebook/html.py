@@ -18,7 +18,7 @@ from pipeline.fonts import FontSet
 from . import markdown as md
 from .cards import RulebookCards
 from .errors import MissingGlyphs
-from .source import RulebookSource
+from .source import GLOSSARY_ORDER_NOTE, RulebookSource
 
 CARD_PX = {"example": 360, "gallery": 180}
 _HTML_TAGS = {"code": ("<code>", "</code>"), "em": ("<em>", "</em>"), "strong": ("<strong>", "</strong>")}
@@ -73,7 +73,7 @@ figure.anatomy ol{margin:0;padding-left:1.4rem}
 figcaption{width:100%;color:var(--muted);font-size:.85rem}
 dl.glossary dt{font-weight:bold;color:var(--accent);margin-top:.8rem}
 dl.glossary dd{margin:0 0 0 1rem}
-.see{color:var(--muted);font-size:.9rem}
+.see,.order{color:var(--muted);font-size:.9rem}
 .gallery{display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));gap:.8rem}
 .gallery figure{margin:0;text-align:center;font-size:.8rem}
 .gallery img{width:100%;height:auto;border-radius:6px}
@@ -183,7 +183,7 @@ class HtmlWriter:
                 see = ' <span class="see">参见：' + "、".join(
                     f'<a href="#{keys[s]}">{escape(s)}</a>' for s in e.see) + "</span>"
             parts.append(f'<dt id="gl-{n}">{escape(e.term)}{escape(aliases)}</dt><dd>{escape(e.definition)}{see}</dd>')
-        return f'<dl class="glossary">{"".join(parts)}</dl>'
+        return f'<p class="order">{escape(GLOSSARY_ORDER_NOTE)}</p><dl class="glossary">{"".join(parts)}</dl>'
 
     def gallery(self, type_id: str) -> str:
         cards = self.cards.of_type(type_id) if type_id else self.cards.cards

@@ -36,7 +36,7 @@ from pipeline.fonts import FontSet
 from . import markdown as md
 from .cards import RulebookCards
 from .errors import MissingGlyphs, RulebookError
-from .source import RulebookSource
+from .source import GLOSSARY_ORDER_NOTE, RulebookSource
 
 Progress = Callable[[str, int, int], None]
 
@@ -368,6 +368,7 @@ class Typesetter:
             "cellhead": ParagraphStyle("cellhead", base, fontName=fonts.bold, fontSize=s * 0.88,
                                        leading=s * 1.3, spaceAfter=0, textColor=colors.white),
             "callout_title": ParagraphStyle("ct", base, fontName=fonts.bold, spaceAfter=s * 0.3),
+            "note": ParagraphStyle("note", base, fontSize=s * 0.85, leading=s * 1.3, textColor=MUTED),
             "caption": ParagraphStyle("caption", base, fontSize=s * 0.72, leading=s * 0.95,
                                       alignment=TA_CENTER, spaceAfter=0),
             "glossary": ParagraphStyle("glossary", base, leftIndent=s * 1.5, firstLineIndent=-s * 1.5),
@@ -607,7 +608,7 @@ class Typesetter:
         return [KeepTogether([t, Spacer(1, 2 * mm), caption]), Spacer(1, self.geom.base_size)]
 
     def glossary(self) -> list[Flowable]:
-        out: list[Flowable] = []
+        out: list[Flowable] = [self.plain_para(GLOSSARY_ORDER_NOTE, "note")]
         for n, e in enumerate(self.source.glossary):
             aliases = f"（{'、'.join(e.aliases)}）" if e.aliases else ""
             self.check(e.term + aliases + e.definition + "".join(e.see), f"术语表: {e.term}")

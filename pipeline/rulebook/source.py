@@ -230,7 +230,32 @@ def load_glossary(game: GameDefinition, env: CardpressEnvironment | None = None)
         for s in e.see:
             if s not in known:
                 raise _glossary_problem(path, item, "see", f"entry {e.term!r} refers to unknown term {s!r} in 'see'")
-    return tuple(entries)
+    return tuple(sorted(entries, key=glossary_key))
+
+
+#: Said above every printed glossary, so a reader knows where to look for a term.
+GLOSSARY_ORDER_NOTE = "术语按汉语拼音字母顺序排列。"
+
+
+def glossary_key(entry: GlossaryEntry) -> tuple:
+    """Dictionary order (音序, as in 现代汉语词典): by the first character's Hanyu Pinyin syllable,
+    then its tone (hao3 before hao4), then the character; then the second character likewise.
+    Marks such as △ are skipped; Latin letters and digits sort as the syllable they spell
+    (G.O.I sits among the g syllables)."""
+    from pypinyin import Style, lazy_pinyin
+
+    key = []
+    for ch in entry.term:
+        if not ch.isalnum():
+            continue
+        syllable = lazy_pinyin(ch, style=Style.TONE3, neutral_tone_with_five=True)[0].lower()
+        letters = syllable.rstrip("012345")
+        tone = int(syllable[len(letters):] or 0) if letters != syllable else 0
+        if key and not ("\u3400" <= ch <= "\u9fff") and key[-1][2].isascii():
+            key[-1] = (key[-1][0] + letters, 0, key[-1][2] + ch)  # a Latin word is one syllable
+        else:
+            key.append((letters, tone, ch))
+    return (tuple(key), entry.term)
 
 
 def render_source(game: GameDefinition | str | Path) -> RulebookSource:
