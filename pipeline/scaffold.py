@@ -1,4 +1,11 @@
-"""``cardpress new``: a starter game folder that checks and builds at once."""
+"""``cardpress new``: a starter game folder that checks, builds and has a rulebook at once.
+
+Besides game.yaml, cards, a deck and a style, the folder gets the generic starter rulebook
+(``templates/_common/starter/rulebook.md.j2`` and ``glossary.yaml``, copied into its own
+``templates/``): every number in it comes from the folder's game.yaml, so ``cardpress rulebook
+./my-game`` and ``cardpress rules ./my-game 回合`` work before the designer writes a word, and
+every error about the rulebook names a file in the game folder, which the designer can edit.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +13,7 @@ import json
 from pathlib import Path
 
 from engine.errors import CardpressError
+from engine.paths import templates_root
 
 #: game.yaml `id` is at most this long (it names the output folder).
 MAX_GAME_ID_CHARS = 64
@@ -24,6 +32,7 @@ card_types:
   unit:
     name: 单位
     back: default
+    description: 召唤到场上作战的卡。
     fields:
       cost: {{label: 费用, type: int, required: true, min: 0, max: 20}}
       attack: {{label: 攻击, type: int, required: true, min: 0, max: 20}}
@@ -31,6 +40,7 @@ card_types:
   spell:
     name: 法术
     back: default
+    description: 使用后立即生效的卡。
     fields:
       cost: {{label: 费用, type: int, required: true, min: 0, max: 20}}
 
@@ -106,6 +116,11 @@ type_colors:
 """
 
 
+#: The generic starter rulebook and glossary, copied (not referenced) so the designer owns them.
+STARTER_DIR = ("_common", "starter")
+STARTER_FILES = ("rulebook.md.j2", "glossary.yaml")
+
+
 class ScaffoldError(CardpressError):
     """The target folder exists and is not empty."""
 
@@ -127,6 +142,9 @@ def scaffold(path: Path, name: str | None = None) -> Path:
         "decks/starter.yaml": DECK_YAML,
         "templates/style.yaml": STYLE_YAML,
     }
+    starter = templates_root().joinpath(*STARTER_DIR)
+    for file in STARTER_FILES:
+        files[f"templates/{file}"] = (starter / file).read_text(encoding="utf-8")
     for rel, text in files.items():
         target = path / rel
         target.parent.mkdir(parents=True, exist_ok=True)
