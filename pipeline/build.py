@@ -15,7 +15,7 @@ import math
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -189,6 +189,8 @@ def paint_forms(canvases: list[Canvas], prep: "Prepared", progress: Progress | N
     for n, card in enumerate(distinct):
         name = form_of[card.id] = f"Face{n}"
         try:
+            if card.id in prep.face_errors:
+                raise prep.face_errors[card.id]
             elements = prep.layouts.face(card, b)
         except CardpressError as exc:
             elements = []
@@ -249,6 +251,8 @@ class Prepared:
     backs: dict[str, list[Element]]
     painter: CardPainter
     bleed_mm: float
+    #: Cards whose face could not be laid out when sizes were shared (reported when drawn).
+    face_errors: dict[str, CardpressError] = field(default_factory=dict)
 
     @property
     def distinct(self) -> list[Card]:
@@ -267,14 +271,33 @@ def _art_jobs(prep: Prepared) -> set[tuple[Path, float, float]]:
     for card in prep.distinct:
         if card.art_path is None or not card.art_path.is_file():
             continue
-        if card.type not in boxes:
+        if card.type not in boxes and card.id not in prep.face_errors:
             try:
                 elements = prep.layouts.face(card, prep.bleed_mm)
             except CardpressError:
                 elements = []  # reported when the card is drawn
             boxes[card.type] = [(float(e["w"]), float(e["h"])) for e in elements if e.kind == "art"]
-        jobs.update((card.art_path, w, h) for w, h in boxes[card.type])
+        jobs.update((card.art_path, w, h) for w, h in boxes.get(card.type, ()))
     return jobs
+
+
+def share_text_sizes(layouts: Layouts, cards: Iterable[Card], painter: CardPainter, bleed_mm: float,
+                     face_errors: dict[str, CardpressError] | None = None) -> dict[tuple[str, str], float]:
+    """Give ``painter`` one rules-text size per card type, learnt from every card of the game (not
+    only a deck's), so a card prints at the same size in any build and next to its kind.
+    Returns ``{(card type, field): size}``. A card whose face cannot be laid out is left out and
+    its error kept in ``face_errors`` (by card id), to be reported when the card is drawn: a
+    second render could only say less (a template that ran out of time is not run again)."""
+
+    def faces():
+        for card in cards:
+            try:
+                yield card.type, layouts.face(card, bleed_mm)
+            except CardpressError as exc:
+                if face_errors is not None:
+                    face_errors[card.id] = exc
+
+    return painter.share_sizes(faces())
 
 
 def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_mm: float = 3.0,
@@ -314,6 +337,7 @@ def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_m
     if errors:
         raise errors[0] if len(errors) == 1 else DataError([Problem(str(e)) for e in errors])
     prep = Prepared(definition, report.cards, sequence, layouts, backs, painter, bleed_mm)
+    share_text_sizes(layouts, report.cards.values(), painter, bleed_mm, prep.face_errors)
     try:
         painter.prepare_art(_art_jobs(prep), progress)
     except ArtError as exc:

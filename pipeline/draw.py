@@ -12,7 +12,7 @@ import os
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor, Color
@@ -65,6 +65,10 @@ class CardImageError(CardTextError):
 rl_config.useA85 = 0
 
 _RECENT_PARAGRAPHS = 16
+#: Cards of one type share one rules-text size (``CardPainter.share_sizes``), but one card with
+#: much text does not pull its whole type below this: it alone shrinks further (to its min_size).
+#: 7 pt is about the smallest Chinese body text that stays comfortable on a card at arm's length.
+SHARED_SIZE_FLOOR_PT = 7.0
 _colors: dict[str, Color] = {}
 _BLACK = Color(0, 0, 0)
 _WHITE = Color(1, 1, 1)
@@ -132,6 +136,9 @@ class CardPainter:
         self._images: dict[Path, ImageReader] = {}
         #: Where the card being painted comes from (its file and line), for error messages.
         self._where: Location | str | None = None
+        #: Rules-text size per (card type, field), from ``share_sizes``; the type being painted.
+        self.type_sizes: dict[tuple[str, str], float] = {}
+        self._card_type: str | None = None
 
     def prepare_art(self, jobs: set[tuple[Path, float, float]], progress=None) -> None:
         """Normalise artworks ``(file, box w mm, box h mm)`` in parallel, before drawing.
@@ -257,22 +264,67 @@ class CardPainter:
             c.drawString(x, base, text)
         c.restoreState()
 
-    def _para(self, c, e: Element, card: str) -> None:
-        markup = str(e.get("text", ""))
-        if not markup.strip():
-            return
-        field = e.get("field", "text")
-        self._check_glyphs(plain_text(markup), card, field)
-        x, y, w, h = self._box(e)
+    def _para_style(self, e: Element) -> tuple[str, float, float, float, ParagraphStyle]:
+        """(markup, size, min_size, leading ratio, style) of a para element. Chinese rules text is
+        justified unless the template asks otherwise (``align``)."""
         size = float(e.get("size", 8.5))
         min_size = float(e.get("min_size", min(5.5, size)))  # the default floor never exceeds the size itself
         leading = float(e.get("leading", 1.32))
         style = ParagraphStyle(
             "card", fontName=self.fonts.regular, fontSize=size, leading=size * leading,
-            textColor=color(e.get("color", "#000000")), alignment=_ALIGN[e.get("align", "left")],
+            textColor=color(e.get("color", "#000000")), alignment=_ALIGN[e.get("align", "justify")],
             wordWrap="CJK", allowWidows=1, allowOrphans=1,
         )
-        key = (markup, w, h, size, min_size, leading, e.get("align", "left"), e.get("color", "#000000"))
+        return str(e.get("text", "")), size, min_size, leading, style
+
+    def fitted_size(self, e: Element) -> float | None:
+        """The largest size at which a para element's text fits its box on its own, or None when
+        it fits at no allowed size or cannot be read (painting reports that, with the card)."""
+        markup, size, min_size, leading, style = self._para_style(e)
+        if not markup.strip():
+            return None
+        x, y, w, h = self._box(e)
+        key = (markup, w, h, size, min_size, leading, e.get("align", "justify"), e.get("color", "#000000"))
+        if key not in self._fit_sizes:
+            try:
+                self._fit_sizes[key] = fit_paragraph(markup, style, w, h, size, min_size).size
+            except (TextOverflow, ValueError):
+                return None
+        return self._fit_sizes[key]
+
+    def share_sizes(self, faces: Iterable[tuple[str, Sequence[Element]]]) -> dict[tuple[str, str], float]:
+        """One rules-text size per card type: for each (card type, field) of para elements, the
+        largest size at which every card of the type fits, but not below ``SHARED_SIZE_FLOOR_PT``
+        (a card that needs less shrinks alone). ``faces`` are (card type, face elements) of
+        every card of the game. Painting cards then caps their paragraphs at these sizes."""
+        fits: dict[tuple[str, str], list[float]] = {}
+        floors: dict[tuple[str, str], float] = {}
+        for card_type, elements in faces:
+            for e in elements:
+                if e.kind != "para":
+                    continue
+                key = (card_type, str(e.get("field", "text")))
+                fitted = self.fitted_size(e)
+                if fitted is not None:
+                    fits.setdefault(key, []).append(fitted)
+                    _, size, min_size, _, _ = self._para_style(e)
+                    floors[key] = min(size, max(min_size, SHARED_SIZE_FLOOR_PT))
+        self.type_sizes = {key: max(min(sizes), floors[key]) for key, sizes in fits.items()}
+        return dict(self.type_sizes)
+
+    def _para(self, c, e: Element, card: str) -> None:
+        markup, size, min_size, leading, style = self._para_style(e)
+        if not markup.strip():
+            return
+        field = e.get("field", "text")
+        self._check_glyphs(plain_text(markup), card, field)
+        x, y, w, h = self._box(e)
+        cap = self.type_sizes.get((self._card_type, str(field))) if self._card_type else None
+        if cap is not None and cap < size:
+            size = cap
+            min_size = min(min_size, size)
+            style.fontSize, style.leading = size, size * leading
+        key = (markup, w, h, size, min_size, leading, e.get("align", "justify"), e.get("color", "#000000"))
         fitted_size = self._fit_sizes.get(key)
         recent = self._paragraphs.get(key)
         if recent is not None:
@@ -386,6 +438,7 @@ class CardPainter:
         """Draw ``elements`` with the card's trim bottom-left at the canvas origin."""
         name = card.id if card is not None else label
         self._where = card.where if card is not None else None
+        self._card_type = card.type if card is not None else None
         for e in elements:
             if card is None:
                 self._where = e.source or None
