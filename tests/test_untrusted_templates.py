@@ -200,7 +200,8 @@ def test_symlinked_templates_folder_is_refused(game, tmp_path):
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "card.yaml.j2").write_text(FIRST_LINE, encoding="utf-8")
-    (game / "templates" / "style.yaml").rename(outside / "style.yaml")
+    for file in (game / "templates").iterdir():  # style.yaml and the starter rulebook
+        file.rename(outside / file.name)
     (game / "templates").rmdir()
     (game / "templates").symlink_to(outside)
     _fails(game, "templates folder", "outside the game folder")
