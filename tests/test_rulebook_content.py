@@ -106,6 +106,9 @@ def test_area_tables_agree_with_the_definition(game):
         row = rows[z.name]
         if z.capacity is not None:
             assert row["容量"] == f"{z.capacity}张", (z.name, row)
+        # A number the rules keep under the zone's id (backrooms' unit_slots) is the same number.
+        if isinstance(getattr(g.rules, z.id, None), int):
+            assert z.capacity == getattr(g.rules, z.id), (z.id, z.capacity)
         # One row never says a zone is unlimited and limited at once (duel's hand said both).
         assert not ("不限" in row["容量"] and "上限" in "".join(row.values())), row
 
