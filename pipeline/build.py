@@ -155,7 +155,7 @@ def paint_forms(canvases: list[Canvas], prep: "Prepared", progress: Progress | N
     """Lay out every distinct face once and paint it into a form XObject on each canvas (one
     per paper), then the backs; return the form names ``({card id: name}, {back: name})``.
 
-    Streaming keeps memory flat: a face's elements live only while it is painted, and its
+    A face laid out in advance (``prep.faces``) is dropped as soon as it is painted, and its
     fitted paragraphs are reused for the next canvas. A card that cannot print (bad template,
     missing glyph, text too long) is recorded and the others still painted, so one run reports
     them all (``CardErrors``); the callers' temp files are then dropped.
@@ -191,7 +191,7 @@ def paint_forms(canvases: list[Canvas], prep: "Prepared", progress: Progress | N
         try:
             if card.id in prep.face_errors:
                 raise prep.face_errors[card.id]
-            elements = prep.layouts.face(card, b)
+            elements = prep.faces.pop(card.id, None) or prep.layouts.face(card, b)
         except CardpressError as exc:
             elements = []
             errors.append(exc)
@@ -241,8 +241,9 @@ def impose_pages(c: Canvas, prep: "Prepared", layout: SheetLayout, forms: tuple[
 
 @dataclass
 class Prepared:
-    """A checked game ready to draw: the print sequence, the templates (faces are laid out on
-    demand, never all held at once), the backs, and the painter with its caches."""
+    """A checked game ready to draw: the print sequence, the templates, the faces laid out while
+    the card types' text sizes were shared (each dropped once painted), the backs, and the
+    painter with its caches."""
 
     game: GameDefinition
     cards: dict[str, Card]
@@ -253,6 +254,8 @@ class Prepared:
     bleed_mm: float
     #: Cards whose face could not be laid out when sizes were shared (reported when drawn).
     face_errors: dict[str, CardpressError] = field(default_factory=dict)
+    #: Faces already laid out (by card id), used once by ``paint_forms`` and dropped.
+    faces: dict[str, list[Element] | None] = field(default_factory=dict)
 
     @property
     def distinct(self) -> list[Card]:
@@ -273,7 +276,7 @@ def _art_jobs(prep: Prepared) -> set[tuple[Path, float, float]]:
             continue
         if card.type not in boxes and card.id not in prep.face_errors:
             try:
-                elements = prep.layouts.face(card, prep.bleed_mm)
+                elements = prep.faces.get(card.id) or prep.layouts.face(card, prep.bleed_mm)
             except CardpressError:
                 elements = []  # reported when the card is drawn
             boxes[card.type] = [(float(e["w"]), float(e["h"])) for e in elements if e.kind == "art"]
@@ -282,17 +285,23 @@ def _art_jobs(prep: Prepared) -> set[tuple[Path, float, float]]:
 
 
 def share_text_sizes(layouts: Layouts, cards: Iterable[Card], painter: CardPainter, bleed_mm: float,
-                     face_errors: dict[str, CardpressError] | None = None) -> dict[tuple[str, str], float]:
+                     face_errors: dict[str, CardpressError] | None = None,
+                     keep: dict[str, list[Element] | None] | None = None) -> dict[tuple[str, str], float]:
     """Give ``painter`` one rules-text size per card type, learnt from every card of the game (not
     only a deck's), so a card prints at the same size in any build and next to its kind.
     Returns ``{(card type, field): size}``. A card whose face cannot be laid out is left out and
     its error kept in ``face_errors`` (by card id), to be reported when the card is drawn: a
-    second render could only say less (a template that ran out of time is not run again)."""
+    second render could only say less (a template that ran out of time is not run again).
+    Faces of the cards named in ``keep`` are stored there, so they are not rendered twice
+    (rendering is most of a build's time)."""
 
     def faces():
         for card in cards:
             try:
-                yield card.type, layouts.face(card, bleed_mm)
+                elements = layouts.face(card, bleed_mm)
+                if keep is not None and card.id in keep:
+                    keep[card.id] = elements
+                yield card.type, elements
             except CardpressError as exc:
                 if face_errors is not None:
                     face_errors[card.id] = exc
@@ -337,7 +346,8 @@ def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_m
     if errors:
         raise errors[0] if len(errors) == 1 else DataError([Problem(str(e)) for e in errors])
     prep = Prepared(definition, report.cards, sequence, layouts, backs, painter, bleed_mm)
-    share_text_sizes(layouts, report.cards.values(), painter, bleed_mm, prep.face_errors)
+    prep.faces = dict.fromkeys(card.id for card in sequence)
+    share_text_sizes(layouts, report.cards.values(), painter, bleed_mm, prep.face_errors, prep.faces)
     try:
         painter.prepare_art(_art_jobs(prep), progress)
     except ArtError as exc:
