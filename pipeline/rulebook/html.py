@@ -20,7 +20,14 @@ from .cards import RulebookCards
 from .errors import MissingGlyphs
 from .source import GLOSSARY_ORDER_NOTE, RulebookSource
 
-CARD_PX = {"example": 360, "gallery": 180}
+#: The widest a picture is shown, in CSS px: the anatomy figure, a gallery thumbnail, a card
+#: opened from the gallery. Images carry twice as many pixels (``PIXEL_DENSITY``), so they stay
+#: sharp on a 2x phone screen.
+#: A card opened from the gallery is shown at the thumbnail's own pixels (twice the thumbnail's
+#: size, 1x density): 2x pixels there too would quadruple a 70-card page (8.7 MB measured).
+SHOWN_PX = {"example": 340, "gallery": 170, "open": 340}
+PIXEL_DENSITY = 2
+CARD_PX = {"example": SHOWN_PX["example"] * PIXEL_DENSITY, "gallery": SHOWN_PX["gallery"] * PIXEL_DENSITY}
 _HTML_TAGS = {"code": ("<code>", "</code>"), "em": ("<em>", "</em>"), "strong": ("<strong>", "</strong>")}
 
 
@@ -41,12 +48,15 @@ def _subset_woff2(path, text: str) -> str:
 #: Gallery thumbnails are JPEG (a tenth of the PNG size; the 70-card backrooms page drops from 2 MB).
 GALLERY_JPEG_QUALITY = 82
 
+#: Below 58rem there is no margin beside the 46rem text column for the contents button, so it
+#: becomes a bar along the bottom edge; the page's bottom padding (4.5rem) is taller than the
+#: button (2.75rem), so the last lines scroll clear of it. Wider, it sits in the right margin.
 CSS = """
 :root{--ink:#222;--muted:#666;--accent:#8a3b12;--line:#d8cfc4;--paper:#fffdf9}
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;background:var(--paper);color:var(--ink);font:17px/1.75 "Cardpress Sans SC","Noto Sans SC","PingFang SC","Microsoft YaHei",sans-serif}
-main{max-width:46rem;margin:0 auto;padding:1rem 1.1rem 4rem}
+main{max-width:46rem;margin:0 auto;padding:1rem 1.1rem 4.5rem}
 header.cover{text-align:center;padding:2.5rem 0 1rem}
 header.cover h1{font-size:2.3rem;color:var(--accent);margin:.2rem 0}
 header.cover p{color:var(--muted);margin:.2rem 0}
@@ -68,7 +78,7 @@ aside.house{background:#fff4e0;border-color:#c77d00}
 aside.note{background:#eaf2fb;border-color:#3b7bbf}
 aside.example{background:#edf7ed;border-color:#3f8f4f}
 figure.anatomy{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;margin:1rem 0}
-figure.anatomy img{width:min(100%,260px);height:auto;border-radius:10px}
+figure.anatomy img{width:min(100%,%(example)spx);height:auto}
 figure.anatomy ol{margin:0;padding-left:1.4rem}
 figcaption{width:100%;color:var(--muted);font-size:.85rem}
 dl.glossary dt{font-weight:bold;color:var(--accent);margin-top:.8rem}
@@ -76,11 +86,18 @@ dl.glossary dd{margin:0 0 0 1rem}
 .see,.order{color:var(--muted);font-size:.9rem}
 .gallery{display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));gap:.8rem}
 .gallery figure{margin:0;text-align:center;font-size:.8rem}
-.gallery img{width:100%;height:auto;border-radius:6px}
-a.top{position:fixed;right:1rem;bottom:1rem;background:var(--accent);color:#fff;border-radius:2rem;
-padding:.45rem .9rem;text-decoration:none;font-size:.9rem;box-shadow:0 2px 6px rgba(0,0,0,.25)}
+.gallery img{width:100%;max-width:%(gallery)spx;height:auto;border-radius:6px}
+.gallery figure a.close{display:none}
+.gallery figure:target{position:fixed;inset:0;z-index:2;margin:0;background:rgba(20,16,12,.88);color:#fff;
+display:flex;flex-direction:column;align-items:center;justify-content:center;gap:.6rem;font-size:1rem}
+.gallery figure:target img{width:min(90vw,%(open)spx);max-width:none}
+.gallery figure:target a.close{display:block;color:#fff;font-size:1rem}
+a.top{position:fixed;right:1rem;bottom:1rem;height:2.75rem;line-height:2.75rem;background:var(--accent);color:#fff;
+border-radius:2rem;padding:0 1rem;text-decoration:none;font-size:.9rem;box-shadow:0 2px 6px rgba(0,0,0,.25)}
+@media (max-width:58rem){a.top{left:0;right:0;bottom:0;border-radius:0;text-align:center;box-shadow:none}}
 @media print{a.top,nav.toc{display:none}}
-"""
+""".replace("%(example)s", str(SHOWN_PX["example"])).replace("%(gallery)s", str(SHOWN_PX["gallery"])).replace(
+    "%(open)s", str(SHOWN_PX["open"]))
 
 
 def card_images(cards: RulebookCards, wanted: list[tuple[object, int]], jpeg: bool = False) -> list[str]:
@@ -115,6 +132,33 @@ def card_images(cards: RulebookCards, wanted: list[tuple[object, int]], jpeg: bo
     finally:
         pdf.close()
     return out
+
+
+def annotated_card_image(cards: RulebookCards, card, px: int) -> str:
+    """PNG data URI of the example card with its numbered leaders (the PDF's ``AnnotatedCard``),
+    ``px`` wide, so the numbers in the list point at the card in the picture."""
+    import pypdfium2 as pdfium
+
+    from .pdf import AnnotatedCard
+
+    size = cards.game.card_size
+    art = AnnotatedCard(cards.flowable(card, size.width_mm), size.width_mm, size.height_mm,
+                        cards.annotations(card), cards.fonts.regular, cards.fonts.bold)
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(art.width, art.height), initialFontName=cards.fonts.regular)
+    art.wrapOn(c, art.width, art.height)
+    art.drawOn(c, 0, 0)
+    c.showPage()
+    c.save()
+    pdf = pdfium.PdfDocument(buf.getvalue())
+    try:
+        page = pdf[0]
+        image = page.render(scale=px / page.get_width()).to_pil()
+    finally:
+        pdf.close()
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return "data:image/png;base64," + base64.b64encode(out.getvalue()).decode("ascii")
 
 
 class HtmlWriter:
@@ -166,7 +210,7 @@ class HtmlWriter:
 
     def example_card(self, type_id: str) -> str:
         card = self.cards.example(type_id)
-        (uri,) = card_images(self.cards, [(card, CARD_PX["example"])])
+        uri = annotated_card_image(self.cards, card, CARD_PX["example"])
         notes = "".join(f"<li><strong>{escape(n.label)}</strong>：{escape(n.value)}</li>"
                         for n in self.cards.annotations(card))
         name = escape(f"示例：{card.name}（{self.game.card_types[type_id].name}）")
@@ -186,11 +230,17 @@ class HtmlWriter:
         return f'<p class="order">{escape(GLOSSARY_ORDER_NOTE)}</p><dl class="glossary">{"".join(parts)}</dl>'
 
     def gallery(self, type_id: str) -> str:
+        """Thumbnails (2x pixels); tapping one opens it at twice the size (CSS ``:target``, no
+        script); 关闭 closes it."""
         cards = self.cards.of_type(type_id) if type_id else self.cards.cards
         uris = card_images(self.cards, [(c, CARD_PX["gallery"]) for c in cards], jpeg=True)
-        figs = "".join(f'<figure><img src="{u}" alt="{escape(c.name)}" loading="lazy" />'
-                       f"<figcaption>{escape(c.name)}</figcaption></figure>" for c, u in zip(cards, uris))
-        return f'<div class="gallery">{figs}</div>'
+        back = f"gallery-{type_id or 'all'}"
+        figs = "".join(
+            f'<figure id="card-{escape(c.id)}"><a href="#card-{escape(c.id)}"><img src="{u}" alt="{escape(c.name)}" '
+            f'loading="lazy" /></a><figcaption>{escape(c.name)}</figcaption>'
+            f'<a class="close" href="#{back}">关闭</a></figure>'
+            for c, u in zip(cards, uris))
+        return f'<div class="gallery" id="{back}">{figs}</div>'
 
     def toc(self, doc: md.Document) -> str:
         out, open_sub = ["<ol>"], False
