@@ -288,15 +288,19 @@ def new(path: Annotated[Path, typer.Argument(help="Folder to create (must not ex
     """Scaffold a new game folder that checks and builds at once.
 
     Writes game.yaml (two card types), a few cards, a legal deck and a templates/ folder with a
-    style you can edit; card faces fall back to the generic templates until you add your own.
+    style you can edit and a starter rulebook (rulebook.md.j2) and glossary (glossary.yaml); card
+    faces fall back to the generic templates until you add your own.
 
     Example: cardpress new ./my-game --name 我的游戏 && cardpress build ./my-game
+
+    Example: cardpress rulebook ./my-game && cardpress rules ./my-game 回合
     """
     from .scaffold import scaffold
 
     with reported():
         folder = scaffold(path, name)
-    typer.echo(f"created {folder}\nnext: cardpress check {folder} && cardpress build {folder}")
+    typer.echo(f"created {folder}\nnext: cardpress check {folder} && cardpress build {folder}"
+               f"\n      cardpress rulebook {folder}    # from templates/rulebook.md.j2 and glossary.yaml")
 
 
 @app.command(rich_help_panel="Setup")
