@@ -67,7 +67,7 @@ def route_leaders(boxes: list[Box], obstacles: list[Box], width: float, height: 
     card's border), then right. Parallel runs keep ``CHANNEL_GAP_MM`` apart. A field with no
     free way out keeps the straight line (it is then reported by the anatomy test).
     """
-    used: list[tuple[float, float]] = []  # (y, x_start) of horizontal runs already placed
+    used: list[float] = []  # the heights of the horizontal runs already placed
 
     def inside(o: Box, own: Box) -> bool:
         return own[0] <= o[0] and own[1] <= o[1] and o[2] <= own[2] and o[3] <= own[3]
@@ -75,17 +75,17 @@ def route_leaders(boxes: list[Box], obstacles: list[Box], width: float, height: 
     def clear(a, b, own: Box) -> bool:
         return not any(_segment_hits(a, b, o, CLEARANCE_MM) for o in obstacles if not inside(o, own))
 
-    def free_channel(y: float, x: float) -> bool:
-        return all(abs(y - uy) >= CHANNEL_GAP_MM for uy, _ in used)
+    def free_channel(y: float) -> bool:
+        return all(abs(y - uy) >= CHANNEL_GAP_MM for uy in used)
 
     routes = []
     for box in boxes:
         x0, y0, x1, y1 = box
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         straight = ((min(x1 + DOT_OFFSET_MM, width), cy), (width, cy))
-        if clear(*straight, box) and free_channel(cy, x1):
+        if clear(*straight, box) and free_channel(cy):
             routes.append(straight)
-            used.append((cy, x1))
+            used.append(cy)
             continue
         best = None
         for edge, stop, step in ((y0, 0.0, -0.1), (y1, height, 0.1)):
@@ -94,14 +94,14 @@ def route_leaders(boxes: list[Box], obstacles: list[Box], width: float, height: 
             while (y > stop) if step < 0 else (y < stop):
                 if not clear((cx, start), (cx, y), box):
                     break  # the way up (down) is blocked from here on
-                if clear((cx, y), (width, y), box) and free_channel(y, cx):
+                if clear((cx, y), (width, y), box) and free_channel(y):
                     if best is None or abs(y - start) < abs(best[-1][1] - best[0][1]):
                         best = ((cx, start), (width, y)) if abs(y - start) < 1e-9 else ((cx, start), (cx, y), (width, y))
                     break
                 y += step
         route = best or straight
         routes.append(route)
-        used.append((route[-1][1], route[-2][0]))
+        used.append(route[-1][1])
     return routes
 
 

@@ -29,8 +29,7 @@ from reportlab.platypus import (
 from reportlab.platypus import Paragraph as RLParagraph
 from reportlab.platypus.tableofcontents import TableOfContents
 
-import pipeline.text  # noqa: F401  (installs the Chinese line-breaking rules)
-from pipeline.text import can_break
+from pipeline.text import can_break  # importing pipeline.text installs the Chinese line-breaking rules
 from pipeline.fonts import FontSet
 
 from . import markdown as md
