@@ -91,7 +91,7 @@ dl.glossary dd{margin:0 0 0 1rem}
 .gallery figure:target{position:fixed;inset:0;z-index:2;margin:0;background:rgba(20,16,12,.88);color:#fff;
 display:flex;flex-direction:column;align-items:center;justify-content:center;gap:.6rem;font-size:1rem}
 .gallery figure:target img{width:min(90vw,%(open)spx);max-width:none}
-.gallery figure:target a.close{display:block;color:#fff;font-size:1rem}
+.gallery figure:target a.close,.gallery figure:target figcaption{display:block;color:#fff;font-size:1rem}
 a.top{position:fixed;right:1rem;bottom:1rem;height:2.75rem;line-height:2.75rem;background:var(--accent);color:#fff;
 border-radius:2rem;padding:0 1rem;text-decoration:none;font-size:.9rem;box-shadow:0 2px 6px rgba(0,0,0,.25)}
 @media (max-width:58rem){a.top{left:0;right:0;bottom:0;border-radius:0;text-align:center;box-shadow:none}}

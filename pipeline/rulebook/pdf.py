@@ -143,7 +143,7 @@ class AnnotatedCard(Flowable):
         targets = sorted((((pt(n.route[-1])[1] if n.route else self.height - n.y_mm * k), n) for n in self.notes),
                          key=lambda t: -t[0])  # top first
         # Spread the markers so they never overlap, then shift the column back inside the card.
-        ys, last = [], self.height - r + min_gap
+        ys, last = [], self.height - r - 0.5 + min_gap  # the top marker stays inside the picture
         for y, _ in targets:
             ly = min(y, last - min_gap)
             ys.append(ly)
