@@ -223,6 +223,8 @@ class KeepWithFirst(CondPageBreak):
         if isinstance(f, Table):
             f.wrapOn(self.canv, aw, ah)
             rows = f._rowHeights
+            if len(rows) == 1:  # a long callout box, which splits between its lines
+                return min(rows[0], 3 * self.line + 12)
             return sum(rows[: 2 if getattr(f, "repeatRows", 0) else 1])
         _, h = f.wrapOn(self.canv, aw, ah)
         if isinstance(f, (RLParagraph, ListFlowable)):
