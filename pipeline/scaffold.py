@@ -116,8 +116,8 @@ type_colors:
 """
 
 
-#: The generic starter rulebook and glossary, copied (not referenced) so the designer owns them.
-STARTER_DIR = ("_common", "starter")
+#: The generic starter rulebook and glossary (``pipeline.rulebook.source.STARTER``), copied (not
+#: referenced) so the designer owns them.
 STARTER_FILES = ("rulebook.md.j2", "glossary.yaml")
 
 
@@ -142,7 +142,9 @@ def scaffold(path: Path, name: str | None = None) -> Path:
         "decks/starter.yaml": DECK_YAML,
         "templates/style.yaml": STYLE_YAML,
     }
-    starter = templates_root().joinpath(*STARTER_DIR)
+    from .rulebook.source import STARTER
+
+    starter = templates_root() / STARTER
     for file in STARTER_FILES:
         files[f"templates/{file}"] = (starter / file).read_text(encoding="utf-8")
     for rel, text in files.items():

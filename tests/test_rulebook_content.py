@@ -251,3 +251,18 @@ def test_an_own_games_rulebook_errors_point_into_its_folder(own_game, file, old,
     message = str(exc.value)
     assert str(path) in message and named in message
     assert str(templates_root()) not in message, message
+
+
+def test_a_game_folder_without_a_rulebook_of_its_own_gets_the_starter(tmp_path):
+    """A folder made before `cardpress new` wrote a rulebook (or whose designer deleted it)
+    still builds one, from its own game.yaml; its own file wins once it has one."""
+    from pipeline.rulebook.source import render_source
+    from pipeline.scaffold import scaffold
+
+    folder = scaffold(tmp_path / "oldgame", "旧游戏")
+    for name in ("rulebook.md.j2", "glossary.yaml"):
+        (folder / "templates" / name).unlink()
+    source = render_source(folder)
+    assert "旧游戏" in source.markdown and source.glossary
+    (folder / "templates" / "rulebook.md.j2").write_text("# 我自己的规则\n\n本游戏的规则正文。\n", encoding="utf-8")
+    assert "我自己的规则" in render_source(folder).markdown

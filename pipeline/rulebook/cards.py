@@ -138,8 +138,16 @@ class RulebookCards:
 
     @cached_property
     def painter(self) -> CardPainter:
+        """The card sheets' painter, with the same rules-text size per card type as the sheets
+        (``share_text_sizes``), so a card in the book is the card as printed."""
+        from pipeline.build import share_text_sizes
+
         size = self.game.card_size
-        return CardPainter(self.fonts, size.width_mm, size.height_mm, self.game.folder)
+        painter = CardPainter(self.fonts, size.width_mm, size.height_mm, self.game.folder)
+        keep: dict[str, list[Element] | None] = {c.id: None for c in self.cards if c.id not in self._faces}
+        share_text_sizes(self.layouts, self.cards, painter, 0, keep=keep)
+        self._faces.update({cid: faces for cid, faces in keep.items() if faces is not None})
+        return painter
 
     def of_type(self, type_id: str) -> list[Card]:
         return [c for c in self.cards if c.type == type_id]

@@ -17,7 +17,7 @@ from typing import Callable
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_CENTER, TA_LEFT
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT
 from reportlab.lib.pagesizes import A4, A5, letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch, mm
@@ -353,8 +353,11 @@ class Typesetter:
             "body", fontName=fonts.regular, fontSize=s, leading=s * 1.6, textColor=INK,
             wordWrap="CJK", spaceAfter=s * 0.55, alignment=TA_LEFT,
         )
+        # Running text is justified by inter-character spacing, its last line ragged
+        # (pipeline.text, clreq §6.3); headings, table cells, captions and contents stay ragged.
+        body = ParagraphStyle("body", base, alignment=TA_JUSTIFY)
         self.styles = {
-            "body": base,
+            "body": body,
             # A chapter starting mid-page is set off by more space than a section (spaceBefore
             # is dropped at the top of a page, so a chapter opening a page starts flush).
             # Headings keep with their first block through KeepWithFirst, not keepWithNext,
@@ -369,10 +372,10 @@ class Typesetter:
             "cellhead": ParagraphStyle("cellhead", base, fontName=fonts.bold, fontSize=s * 0.88,
                                        leading=s * 1.3, spaceAfter=0, textColor=colors.white),
             "callout_title": ParagraphStyle("ct", base, fontName=fonts.bold, spaceAfter=s * 0.3),
-            "note": ParagraphStyle("note", base, fontSize=s * 0.85, leading=s * 1.3, textColor=MUTED),
+            "note": ParagraphStyle("note", body, fontSize=s * 0.85, leading=s * 1.3, textColor=MUTED),
             "caption": ParagraphStyle("caption", base, fontSize=s * 0.72, leading=s * 0.95,
                                       alignment=TA_CENTER, spaceAfter=0),
-            "glossary": ParagraphStyle("glossary", base, leftIndent=s * 1.5, firstLineIndent=-s * 1.5),
+            "glossary": ParagraphStyle("glossary", body, leftIndent=s * 1.5, firstLineIndent=-s * 1.5),
             "cover_title": ParagraphStyle("cover_title", base, fontName=fonts.bold, fontSize=s * 3.6,
                                           leading=s * 4.6, alignment=TA_CENTER, textColor=ACCENT),
             "cover_sub": ParagraphStyle("cover_sub", base, fontSize=s * 1.5, leading=s * 2.2,
@@ -438,10 +441,10 @@ class Typesetter:
         ])
         s = self.geom.base_size
         toc.levelStyles = [
-            ParagraphStyle("toc1", self.styles["body"], fontName=self.fonts.bold, fontSize=s * 1.05,
+            ParagraphStyle("toc1", self.styles["body"], alignment=TA_LEFT, fontName=self.fonts.bold, fontSize=s * 1.05,
                            leading=s * 1.7, leftIndent=s * 1.2, firstLineIndent=-s * 1.2, spaceBefore=s * 0.4,
                            spaceAfter=0),
-            ParagraphStyle("toc2", self.styles["body"], fontSize=s * 0.95, leading=s * 1.5,
+            ParagraphStyle("toc2", self.styles["body"], alignment=TA_LEFT, fontSize=s * 0.95, leading=s * 1.5,
                            leftIndent=s * 2.6, firstLineIndent=-s * 1.4, spaceAfter=0),
         ]
         return [Bookmark("目录", "contents"), self.plain_para("目录", "toc_title"), toc, PageBreak()]

@@ -25,7 +25,7 @@ from typing import Any
 from engine import limits
 from engine.definitions import FieldSpec, GameDefinition, Zone, load_game
 from engine.errors import CardpressError
-from engine.paths import UnsafePath, confine, templates_root
+from engine.paths import UnsafePath, card_data_root, confine, templates_root
 from engine.yamlio import line_of, load_yaml
 from pipeline.layout.env import (CardpressEnvironment, TemplateFailure, failure, load, make_environment,
                                  own_templates_dir, render, template_roots)
@@ -34,6 +34,8 @@ from .errors import RulebookTemplateError
 
 RULEBOOK_TEMPLATE = "rulebook.md.j2"
 GLOSSARY_FILE = "glossary.yaml"
+#: The starter rulebook and glossary a game folder begins with (``cardpress new`` copies them).
+STARTER = Path("_common", "starter")
 
 _FACE = {"up": "正面朝上", "down": "背面朝上", "hidden": "仅持有者可见", "mixed": "正反面皆有"}
 _KIND = {"int": "数值", "str": "文字", "text": "规则文本", "enum": "选项", "bool": "是/否"}
@@ -113,8 +115,24 @@ def _template_dirs(game: GameDefinition) -> tuple[list[Path], str, Path]:
         return [own, root], RULEBOOK_TEMPLATE, own / RULEBOOK_TEMPLATE
     path = root / game.id / RULEBOOK_TEMPLATE
     if not path.is_file():
-        raise RulebookTemplateError(f"no rulebook for game {game.id!r}: {path} does not exist")
+        if own is None and not _own_folder(game):
+            raise RulebookTemplateError(f"no rulebook for game {game.id!r}: {path} does not exist")
+        # A game folder without a rulebook of its own gets the starter that ``cardpress new``
+        # writes (its tables are made from the folder's game.yaml); its own templates/ wins.
+        starter = root / STARTER
+        return [starter, root], RULEBOOK_TEMPLATE, starter / RULEBOOK_TEMPLATE
     return [root], f"{game.id}/{RULEBOOK_TEMPLATE}", path
+
+
+def _own_folder(game: GameDefinition) -> bool:
+    """Whether ``game`` is a designer's folder (not a shipped game's)."""
+    if game.folder is None:
+        return False
+    try:
+        Path(game.folder).resolve().relative_to(card_data_root().resolve())
+    except ValueError:
+        return True
+    return False
 
 
 def _environment(search_path: list[Path], roots: list[Path]) -> CardpressEnvironment:
@@ -160,7 +178,10 @@ def glossary_path(game: GameDefinition) -> Path:
     own = _own_dir(game)
     if own is not None and (own / GLOSSARY_FILE).is_file():
         return own / GLOSSARY_FILE
-    return templates_root() / game.id / GLOSSARY_FILE
+    shipped = templates_root() / game.id / GLOSSARY_FILE
+    if not shipped.is_file() and _own_folder(game):
+        return templates_root() / STARTER / GLOSSARY_FILE
+    return shipped
 
 
 def _glossary_problem(path: Path, container: Any, key: Any, message: str) -> RulebookTemplateError:
