@@ -42,3 +42,36 @@ def game_copy(tmp_path):
         return folder
 
     return make
+
+
+RULEBOOK_GAMES = ("backrooms", "duel", "ridm")
+
+
+@pytest.fixture(scope="session")
+def rulebook_pdfs(tmp_path_factory):
+    """Each shipped game's A4 rulebook, built once for the whole run: {game: Path}."""
+    from pipeline.rulebook.build import RulebookOptions, build_rulebook
+
+    return {g: build_rulebook(g, RulebookOptions(out_dir=tmp_path_factory.mktemp(f"rulebook-{g}"))).path
+            for g in RULEBOOK_GAMES}
+
+
+@pytest.fixture(scope="session")
+def rulebook_texts(rulebook_pdfs):
+    """Each shipped rulebook's page texts as pdfplumber reads them: {game: [text of page 1, …]}."""
+    import pdfplumber
+
+    out = {}
+    for game, path in rulebook_pdfs.items():
+        with pdfplumber.open(path) as pdf:
+            out[game] = [page.extract_text() or "" for page in pdf.pages]
+    return out
+
+
+@pytest.fixture(scope="session")
+def rulebook_htmls(tmp_path_factory):
+    """Each shipped game's HTML rulebook, built once for the whole run: {game: Path}."""
+    from pipeline.rulebook.build import RulebookOptions, build_rulebook
+
+    return {g: build_rulebook(g, RulebookOptions(format="html", out_dir=tmp_path_factory.mktemp(f"html-{g}"))).path
+            for g in RULEBOOK_GAMES}

@@ -24,15 +24,9 @@ def squash(text: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def books(tmp_path_factory):
-    """Each shipped game's A4 rulebook, built once: {game: (path, [page texts])}."""
-    out = {}
-    for game in GAMES:
-        result = build_rulebook(game, RulebookOptions(out_dir=tmp_path_factory.mktemp(game)))
-        with pdfplumber.open(result.path) as pdf:
-            texts = [page.extract_text() or "" for page in pdf.pages]
-        out[game] = (result.path, texts)
-    return out
+def books(rulebook_pdfs, rulebook_texts):
+    """Each shipped game's A4 rulebook (built once for the run): {game: (path, [page texts])}."""
+    return {game: (rulebook_pdfs[game], rulebook_texts[game]) for game in GAMES}
 
 
 def toc_entries(texts: list[str]) -> list[tuple[str, str, int]]:

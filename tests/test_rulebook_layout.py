@@ -22,19 +22,54 @@ from PIL import Image
 from pypdf import PdfReader
 
 from pipeline.rulebook import markdown as md
-from pipeline.rulebook.build import RulebookOptions, build_rulebook, prepare
+from pipeline.rulebook.build import prepare
 from pipeline.rulebook.markdown import parse_blocks
 from pipeline.rulebook.pdf import ACCENT, geometry, write_pdf
 from pipeline.rulebook.source import glossary_key
 
 GAMES = ("backrooms", "duel", "ridm")
+
+
+class _Page:
+    """One page of a PDF as pdfplumber reads it, read once: its objects and its text."""
+
+    def __init__(self, page):
+        self.chars, self.rects, self.lines, self.curves, self.images = (
+            page.chars, page.rects, page.lines, page.curves, page.images)
+        self._text = page.extract_text() or ""
+
+    def extract_text(self) -> str:
+        return self._text
+
+
+class _Parsed:
+    def __init__(self, path: Path):
+        with pdfplumber.open(path) as pdf:
+            self.pages = [_Page(page) for page in pdf.pages]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+
+_PARSED: dict[Path, _Parsed] = {}
+
+
+def plumbed(path: Path) -> _Parsed:
+    """The book at ``path`` parsed by pdfplumber once for the whole module (parsing a 26-page
+    book is seconds; a dozen tests read the same three books)."""
+    if path not in _PARSED:
+        _PARSED[path] = _Parsed(path)
+    return _PARSED[path]
 _HAN = re.compile(r"[\u3400-\u9fff]+")
 
 
 @pytest.fixture(scope="module")
-def books(tmp_path_factory):
-    """{game: path} of each shipped game's A4 rulebook, built once for this module."""
-    return {g: build_rulebook(g, RulebookOptions(out_dir=tmp_path_factory.mktemp(g))).path for g in GAMES}
+def books(rulebook_pdfs):
+    """{game: path} of each shipped game's A4 rulebook (built once for the run)."""
+    return rulebook_pdfs
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +144,7 @@ def test_table_columns_never_break_a_short_word(books, game):
     assert cells, "the book has tables with words in them"
     broken = []
     width = geometry("a4", booklet=False).frame_width
-    with pdfplumber.open(books[game]) as pdf:
+    with plumbed(books[game]) as pdf:
         for n, page in enumerate(pdf.pages, 1):
             # A table row is a full-width band; two lines of one cell lie in one band.
             rows = [r for r in page.rects if r["width"] >= 0.9 * width and r["height"] < 150]
@@ -165,7 +200,7 @@ def _crosses(a, b, box) -> bool:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_example_card_leaders_cross_no_text(books, game):
-    with pdfplumber.open(books[game]) as pdf:
+    with plumbed(books[game]) as pdf:
         page = next(p for p in pdf.pages if "示例：" in (p.extract_text() or ""))
         leaders = [o for o in page.curves + page.lines if _is_accent(o.get("stroking_color"))]
         assert len(leaders) >= 5, "the example card's leader lines are drawn"
@@ -209,7 +244,7 @@ def strong_spans(game: str) -> list[str]:
 def test_bold_is_bold_in_the_pdf_and_no_asterisk_is_printed(books, game):
     spans = strong_spans(game)
     assert spans
-    with pdfplumber.open(books[game]) as pdf:
+    with plumbed(books[game]) as pdf:
         chars = [c for p in pdf.pages for c in p.chars if not c["text"].isspace()]
     stream = "".join(c["text"] for c in chars)
     assert "*" not in stream
@@ -222,8 +257,8 @@ def test_bold_is_bold_in_the_pdf_and_no_asterisk_is_printed(books, game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_bold_is_strong_in_the_html(tmp_path, game):
-    path = build_rulebook(game, RulebookOptions(format="html", out_dir=tmp_path)).path
+def test_bold_is_strong_in_the_html(rulebook_htmls, game):
+    path = rulebook_htmls[game]
     html = path.read_text(encoding="utf-8")
     text = re.sub(r"<[^>]+>", "", re.sub(r"<(style|script)>.*?</\1>", "", html, flags=re.S))
     assert "**" not in text
@@ -252,7 +287,7 @@ def test_no_page_is_left_mostly_empty_except_a_chapters_last(books, game):
     pages, starts = body_pages(books[game])
     geom = geometry("a4", booklet=False)
     thin = []
-    with pdfplumber.open(books[game]) as pdf:
+    with plumbed(books[game]) as pdf:
         for n in pages:
             if n == len(pdf.pages) - 1 or (n + 1) in starts:
                 continue  # the last page of a chapter may end where the chapter does
@@ -271,7 +306,7 @@ def test_tables_and_boxes_stay_inside_the_text_block(books, game):
     left, right = geom.margin, geom.size[0] - geom.margin
     pages, _ = body_pages(books[game])
     out = []
-    with pdfplumber.open(books[game]) as pdf:
+    with plumbed(books[game]) as pdf:
         for n in pages:
             page = pdf.pages[n]
             # Table rows and callout boxes are rects; a callout's rule is 2.5 pt wide, centred on its edge.
@@ -297,7 +332,7 @@ def heading_lines(path: Path) -> list[tuple[int, int, float]]:
     out = []
     geom = geometry("a4", booklet=False)
     top = geom.margin + 6 * 72 / 25.4
-    with pdfplumber.open(path) as pdf:
+    with plumbed(path) as pdf:
         for level, item in wanted:
             n = reader.get_destination_page_number(item)
             lines = [ln for ln in lines_of(pdf.pages[n].chars) if ln[0]["top"] >= top - 1]
@@ -322,7 +357,7 @@ def running_heads(path: Path, geom) -> list[tuple[str, str]]:
     heads = []
     top = geom.margin + 6 * 72 / 25.4
     mid = geom.size[0] / 2
-    with pdfplumber.open(path) as pdf:
+    with plumbed(path) as pdf:
         for page in pdf.pages:
             chars = [c for c in page.chars if c["bottom"] < top - 2 and not c["text"].isspace()]
             heads.append(("".join(c["text"] for c in chars if c["x0"] < mid),
@@ -337,7 +372,7 @@ def chapter_at_page_tops(path: Path, geom) -> dict[int, str]:
                       for i in reader.outline if not isinstance(i, list) and re.match(r"^\d+ ", i.title))
     top = geom.margin + 6 * 72 / 25.4
     out = {}
-    with pdfplumber.open(path) as pdf:
+    with plumbed(path) as pdf:
         for n in range(chapters[0][0], len(pdf.pages)):
             current = [t for p, t in chapters if p < n]
             lines = [ln for ln in lines_of(pdf.pages[n].chars) if ln[0]["top"] >= top - 1]
@@ -365,7 +400,7 @@ def test_booklet_running_heads_mirror_and_body_is_large_enough(booklet_pages):
         left, right = (re.sub(r"\s+", "", h) for h in heads[n])
         outer = left if (n + 1) % 2 == 0 else right  # page n+1: even pages are left-hand pages
         assert outer == want, (n + 1, heads[n], want)
-    with pdfplumber.open(booklet_pages) as pdf:
+    with plumbed(booklet_pages) as pdf:
         sizes = Counter(round(c["size"], 1) for n in chapters for c in pdf.pages[n].chars if not c["text"].isspace())
     body = sizes.most_common(1)[0][0]
     assert body >= 9.5, f"booklet body text is {body} pt"
@@ -388,7 +423,7 @@ def test_glossary_is_printed_in_pinyin_order(books, game):
     # The printed entries: each starts a line at the left edge with its term in bold accent.
     left = geometry("a4", booklet=False).margin
     printed = []
-    with pdfplumber.open(books[game]) as pdf:
+    with plumbed(books[game]) as pdf:
         start = next(n for n, p in enumerate(pdf.pages) if "术语按汉语拼音" in (p.extract_text() or ""))
         for page in pdf.pages[start:]:
             for ln in lines_of(page.chars):
@@ -409,8 +444,8 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "h
 
 
 @pytest.fixture(scope="module")
-def html_book(tmp_path_factory):
-    return build_rulebook("ridm", RulebookOptions(format="html", out_dir=tmp_path_factory.mktemp("html"))).path
+def html_book(rulebook_htmls):
+    return rulebook_htmls["ridm"]
 
 
 @pytest.fixture(scope="module")

@@ -102,9 +102,8 @@ def test_rulebook_booklet_builds_on_letter(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def ridm_html(tmp_path_factory):
-    result = build_rulebook("ridm", RulebookOptions(format="html", out_dir=tmp_path_factory.mktemp("html")))
-    return result.path.read_text(encoding="utf-8")
+def ridm_html(rulebook_htmls):
+    return rulebook_htmls["ridm"].read_text(encoding="utf-8")
 
 
 def test_html_is_well_formed_and_self_contained(ridm_html):
