@@ -43,3 +43,52 @@ def test_card_images_and_tts_sheets(tmp_path):
     assert all(slot(i).mean() < 245 for i in range(8))
     assert slot(8).mean() > 250 and slot(68).mean() > 250
     assert slot(69).mean() < 245
+
+
+def _prepared(tmp_path, bleed=25.4 / 8):
+    from pipeline.build import prepare
+
+    game = scaffold(tmp_path / "g", "图片")
+    return prepare(game, game / "decks" / "starter.yaml", bleed)
+
+
+def test_two_workers_write_the_same_images_as_one_and_as_a_direct_render(tmp_path):
+    """Rendering split over worker processes changes nothing: same bytes as one process, and the
+    same pixels, size and dpi as rendering the card PDF's pages straight (the route before
+    rendering was split and cells were made per card)."""
+    import pypdfium2 as pdfium
+
+    from pipeline.images import _render_pdf, write_images
+
+    prep = _prepared(tmp_path)
+    one = write_images(prep, tmp_path / "one", 120, 25.4 / 8, True, workers=1)
+    two = write_images(prep, tmp_path / "two", 120, 25.4 / 8, True, workers=2)
+    assert [p.name for p in one.cards + one.backs] == [p.name for p in two.cards + two.backs]
+    for a, b in zip(one.cards + one.backs + one.tts_sheets, two.cards + two.backs + two.tts_sheets):
+        assert a.read_bytes() == b.read_bytes(), a.name
+    pdf = pdfium.PdfDocument(_render_pdf(prep, 25.4 / 8))
+    try:
+        for n, path in enumerate(two.cards + two.backs):
+            direct = pdf[n].render(scale=120 / 72).to_pil().convert("RGB")
+            with Image.open(path) as im:
+                assert im.size == direct.size and round(im.info["dpi"][0]) == 120
+                assert np.array_equal(np.asarray(im.convert("RGB")), np.asarray(direct)), path.name
+    finally:
+        pdf.close()
+
+
+def test_tts_cells_are_the_card_images_trimmed_and_resized(tmp_path):
+    from pipeline.images import TTS_COLS, thumbnail, tts_cell, write_images
+
+    prep = _prepared(tmp_path)
+    result = write_images(prep, tmp_path / "out", 120, 25.4 / 8, True, workers=2)
+    cell, cut = tts_cell(prep, 120, 25.4 / 8)
+    with Image.open(result.tts_sheets[0]) as im:
+        sheet = np.asarray(im.convert("RGB"), dtype=float)
+    for slot, card in enumerate(prep.sequence[:3]):
+        with Image.open(tmp_path / "out" / "images" / f"{card.id}.png") as im:
+            expected = np.asarray(thumbnail(im.convert("RGB"), cell, cut), dtype=float)
+        r, c = divmod(slot, TTS_COLS)
+        got = sheet[r * cell[1]:(r + 1) * cell[1], c * cell[0]:(c + 1) * cell[0]]
+        assert got.shape == expected.shape
+        assert np.abs(got - expected).mean() < 2.5  # JPEG q90 of the same cell
