@@ -11,19 +11,35 @@ are needed, or explicitly by ``cardpress fonts`` (the install step runs it). ~15
 
 Every character that reaches paper is looked up in the font's cmap first (``FontSet.missing``):
 a missing glyph is an error, never a tofu box.
+
+Registering is a per-process fixed cost, so it is cached too (``_registered``): ReportLab's
+``TTFont`` parses the whole 10 MB file (~0.11 s a weight) and the cmap read with fontTools cost
+as much again. What the parse yields (metrics, the glyph tables, the cmap) is plain data, kept
+pickled under the cache dir per font file (path, size, mtime, ``BUILD_VERSION``, ReportLab's
+version) and sealed with an HMAC under a per-machine key (``_cache_key``): a file we did not
+write, or a damaged one, is ignored and rebuilt, and the unpickler refuses every global, so only
+builtin values can come out of it. The font's bytes are read only when a PDF embeds a subset
+(``_CachedFace``), so the embedded subsets are the ones the uncached parse makes.
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
+import hmac
+import io
 import os
+import pickle
+import secrets
 import shutil
+import stat
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
 from engine.errors import CardpressError
+from engine.paths import user_data_dir
 
 from .atomic import atomic_write
 
@@ -96,13 +112,14 @@ def build_fonts(progress=None) -> list[Path]:
     ``progress(label)`` is called before each weight. Files are written to a temp file and
     renamed, so an interrupted build never leaves a half font behind.
     """
-    from fontTools.ttLib import TTFont
-    from fontTools.varLib import instancer
-
     out = _fonts_dir()
     wanted = [out / fname for *_, fname in WEIGHTS]
     if all(p.is_file() for p in wanted):
         return wanted
+    # Imported only to build: the instancer import alone is 0.15 s of every process otherwise.
+    from fontTools.ttLib import TTFont
+    from fontTools.varLib import instancer
+
     out.mkdir(parents=True, exist_ok=True)
     src, licence = source_font()
     for (_, weight, style, fname), target in zip(WEIGHTS, wanted):
@@ -137,6 +154,195 @@ class FontSet:
         return "".join(seen)
 
 
+#: Bump when what the registration cache holds changes.
+_REG_CACHE_VERSION = "2"
+_SEAL_MAGIC = b"cardpress-font-cache\n"
+_KEY_BYTES = 32
+_key: bytes | None | bool = False  # False: not read yet
+
+
+def _cache_key() -> bytes | None:
+    """This machine's key for sealed cache files (``<user data dir>/cache.key``, 0600, made on
+    first use), or None when it cannot be read or made (then nothing is cached or trusted).
+
+    The same scheme as ``engine.tracker.replay.seal_key``, not imported from there: that module
+    pulls in the game model (0.3 s), which is the fixed cost this cache exists to avoid.
+    """
+    global _key
+    if _key is False:
+        _key = _read_or_make_key(user_data_dir() / "cache.key")
+    return _key
+
+
+def _read_or_make_key(path: Path) -> bytes | None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(secrets.token_bytes(_KEY_BYTES))
+                fh.flush()
+                os.fsync(fh.fileno())
+        with open(path, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return None
+            key = fh.read(_KEY_BYTES + 1)
+    except OSError:
+        return None
+    return key if len(key) == _KEY_BYTES else None
+
+
+class _BuiltinsOnly(pickle.Unpickler):
+    """Second line of defence behind the seal: no class or function can be named by the data."""
+
+    def find_class(self, module, name):
+        raise pickle.UnpicklingError(f"the font cache may hold builtin values only, not {module}.{name}")
+
+
+def _store_sealed(path: Path, data: object) -> None:
+    """Pickle ``data`` (builtin values only) to ``path``, sealed; a cache that cannot be written is skipped."""
+    key = _cache_key()
+    if key is None:
+        return
+    body = pickle.dumps(data, protocol=5)
+    seal = hmac.new(key, body, hashlib.sha256).digest()
+    try:
+        with atomic_write(path) as tmp:
+            Path(tmp).write_bytes(_SEAL_MAGIC + seal + body)
+    except (OSError, CardpressError):
+        pass
+
+
+def _load_sealed(path: Path) -> object | None:
+    """What ``_store_sealed`` wrote to ``path``, or None (absent, damaged, not sealed by us)."""
+    key = _cache_key()
+    if key is None:
+        return None
+    try:
+        blob = path.read_bytes()
+    except OSError:
+        return None
+    head = len(_SEAL_MAGIC) + 32
+    if not blob.startswith(_SEAL_MAGIC) or len(blob) < head:
+        return None
+    seal, body = blob[len(_SEAL_MAGIC):head], blob[head:]
+    if not hmac.compare_digest(seal, hmac.new(key, body, hashlib.sha256).digest()):
+        return None
+    gc_was_on = gc.isenabled()
+    gc.disable()  # tens of thousands of containers at once: the collector would run many times for nothing
+    try:
+        return _BuiltinsOnly(io.BytesIO(body)).load()
+    except Exception:  # noqa: BLE001 - a bad cache file is rebuilt, whatever is wrong with it
+        return None
+    finally:
+        if gc_was_on:
+            gc.enable()
+
+
+def _registration_cache(path: Path) -> Path:
+    import reportlab
+
+    st = path.stat()
+    ident = f"{_REG_CACHE_VERSION}:{BUILD_VERSION}:{reportlab.Version}:{path.resolve()}:{st.st_size}:{st.st_mtime_ns}"
+    return cache_dir() / "fonts" / "registered" / (hashlib.sha256(ident.encode()).hexdigest()[:24] + ".pickle")
+
+
+#: Face attributes ReportLab reads only while parsing (glyphToChar: 30 000 lists, 30 ms to
+#: unpickle): kept pickled in the cache entry, loaded on first use.
+_LAZY_ATTRS = ("glyphToChar",)
+
+
+@cache
+def _cached_face_class():
+    from reportlab.pdfbase.ttfonts import TTFontFace
+
+    class _CachedFace(TTFontFace):
+        """A ``TTFontFace`` restored from the cache: the file is read when a subset is embedded."""
+
+        def __getattr__(self, name):
+            if name == "_ttf_data":
+                with open(self.filename, "rb") as fh:
+                    value = fh.read()
+            elif name in _LAZY_ATTRS and name in self.__dict__.get("_lazy", {}):
+                value = _BuiltinsOnly(io.BytesIO(self._lazy.pop(name))).load()
+            else:
+                raise AttributeError(name)
+            setattr(self, name, value)
+            return value
+
+    return _CachedFace
+
+
+def _parse(name: str, path: Path):
+    """(ReportLab font, cmap) parsed from the file, and the plain data the cache keeps of them."""
+    from fontTools.ttLib import TTFont as FTFont
+    from reportlab.pdfbase.ttfonts import TTFNameBytes, TTFont
+
+    font = TTFont(name, str(path))
+    attrs, names, lazy = {}, [], {}
+    for k, v in vars(font.face).items():
+        if k in ("_ttf_data", "_pdfScale"):  # the file itself; a lambda of unitsPerEm
+            continue
+        if k in _LAZY_ATTRS:
+            lazy[k] = pickle.dumps(v, protocol=5)
+            continue
+        if isinstance(v, TTFNameBytes):
+            names.append(k)
+            v = bytes(v)
+        attrs[k] = v
+    with FTFont(str(path), lazy=True) as ft:
+        cmap = frozenset(ft.getBestCmap())
+    attrs["_lazy"] = lazy
+    # The cmap is the key set of ReportLab's charToGlyph for our fonts: kept once, not twice.
+    same = cmap == frozenset(font.face.charToGlyph)
+    return font, cmap, {"attrs": attrs, "names": names, "cmap": None if same else cmap}
+
+
+def _restore(name: str, data: dict):
+    """The ReportLab font ``TTFont(name, file)`` would make, from the cached plain data."""
+    from fnmatch import fnmatch
+    from weakref import WeakKeyDictionary
+
+    from reportlab import rl_config
+    from reportlab.pdfbase.ttfonts import TTEncoding, TTFNameBytes, TTFont, unShapedFontGlob
+
+    face = object.__new__(_cached_face_class())
+    attrs = dict(data["attrs"])
+    for k in data["names"]:
+        attrs[k] = TTFNameBytes(attrs[k])
+    face.__dict__.update(attrs)
+    upem = face.unitsPerEm
+    face._pdfScale = (lambda x: x) if upem == 1000 else (lambda x, m=1000 / upem: x * m)
+    # What TTFont.__init__ does besides parsing (tests/test_font_cache.py checks the attributes match).
+    font = object.__new__(TTFont)
+    font.fontName = name
+    font.face = face
+    font.encoding = TTEncoding()
+    font.state = WeakKeyDictionary()
+    font._asciiReadable = rl_config.ttfAsciiReadable
+    font.shapable = not any(fnmatch(name, g) for g in unShapedFontGlob)
+    return font
+
+
+def _registered(name: str, path: Path):
+    """(ReportLab font, cmap) for the font file: from the sealed cache, else parsed and cached."""
+    where = _registration_cache(path)
+    data = _load_sealed(where)
+    if isinstance(data, dict):
+        try:
+            font = _restore(name, data)
+            cmap = data["cmap"]
+            return font, frozenset(font.face.charToGlyph if cmap is None else cmap)
+        except Exception:  # noqa: BLE001 - sealed by us but from another shape: rebuild
+            pass
+    font, cmap, data = _parse(name, path)
+    _store_sealed(where, data)
+    return font, cmap
+
+
 @cache
 def register_fonts() -> FontSet:
     """Build (if needed) and register the fonts with ReportLab; return the ``FontSet``.
@@ -145,19 +351,68 @@ def register_fonts() -> FontSet:
     >>> fonts.missing("迫击炮！！！")
     ''
     """
-    from fontTools.ttLib import TTFont as FTFont
     from reportlab.lib.fonts import addMapping
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
 
     regular_path, bold_path = build_fonts()
-    pdfmetrics.registerFont(TTFont(REGULAR, str(regular_path)))
-    pdfmetrics.registerFont(TTFont(BOLD, str(bold_path)))
+    regular, cmap = _registered(REGULAR, regular_path)
+    bold, bold_cmap = _registered(BOLD, bold_path)
+    pdfmetrics.registerFont(regular)
+    pdfmetrics.registerFont(bold)
     pdfmetrics.registerFontFamily(REGULAR, normal=REGULAR, bold=BOLD, italic=REGULAR, boldItalic=BOLD)
     for bold, italic, name in ((0, 0, REGULAR), (1, 0, BOLD), (0, 1, REGULAR), (1, 1, BOLD)):
         addMapping(REGULAR, bold, italic, name)
-    with FTFont(str(regular_path), lazy=True) as ft:
-        cmap = frozenset(ft.getBestCmap())
-    with FTFont(str(bold_path), lazy=True) as ft:
-        cmap &= frozenset(ft.getBestCmap())
-    return FontSet(REGULAR, BOLD, (regular_path, bold_path), cmap)
+    return FontSet(REGULAR, BOLD, (regular_path, bold_path), cmap & bold_cmap)
+
+
+#: Bump when the subsetter's output for the same options changes (a fontTools upgrade is keyed too).
+_SUBSET_VERSION = "1"
+
+
+def subset_woff2(font: Path, chars: str, *, keep_names: bool = False, notdef_outline: bool = False) -> bytes:
+    """WOFF2 of ``font`` keeping the glyphs of ``chars`` (all layout features), cut once.
+
+    Cutting costs seconds (brotli); the rulebook's HTML and the table page ask for the same
+    subsets build after build, so each is cached by content: the SHA-256 of the font file's
+    identity (name, size, mtime), the characters, the options and fontTools' version, under
+    ``<cache>/webfonts``. ``keep_names`` keeps every name record (the renamed family and the
+    licence notice, OFL); ``notdef_outline`` draws the .notdef box.
+    """
+    import fontTools
+
+    font = Path(font)
+    st = font.stat()
+    options = f"names={int(keep_names)}:notdef={int(notdef_outline)}:features=*"
+    ident = (f"{_SUBSET_VERSION}:{fontTools.version}:{font.name}:{st.st_size}:{st.st_mtime_ns}:{options}:"
+             f"{''.join(sorted(set(chars)))}")
+    path = cache_dir() / "webfonts" / f"{hashlib.sha256(ident.encode('utf-8')).hexdigest()[:32]}.woff2"
+    try:
+        return path.read_bytes()
+    except OSError:
+        pass
+    data = _cut_woff2(font, chars, keep_names, notdef_outline)
+    try:
+        with atomic_write(path) as tmp:
+            Path(tmp).write_bytes(data)
+    except (OSError, CardpressError):
+        pass  # an unwritable cache only costs the next build the cut again
+    return data
+
+
+def _cut_woff2(font: Path, chars: str, keep_names: bool, notdef_outline: bool) -> bytes:
+    from fontTools import subset
+
+    options = subset.Options()
+    options.flavor = "woff2"
+    options.layout_features = ["*"]
+    if keep_names:
+        options.name_IDs = ["*"]
+    options.notdef_outline = notdef_outline
+    loaded = subset.load_font(str(font), options)
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(text=chars)
+    subsetter.subset(loaded)
+    buf = io.BytesIO()
+    subset.save_font(loaded, buf, options)
+    return buf.getvalue()
+

@@ -13,7 +13,7 @@ from html import escape
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from pipeline.fonts import FontSet
+from pipeline.fonts import FontSet, subset_woff2
 
 from . import markdown as md
 from .cards import RulebookCards
@@ -32,19 +32,8 @@ _HTML_TAGS = {"code": ("<code>", "</code>"), "em": ("<em>", "</em>"), "strong": 
 
 
 def _subset_woff2(path, text: str) -> str:
-    """Base64 WOFF2 of the font at ``path`` keeping only the glyphs ``text`` needs."""
-    from fontTools import subset
-
-    options = subset.Options()
-    options.flavor = "woff2"
-    options.layout_features = ["*"]
-    font = subset.load_font(str(path), options)
-    subsetter = subset.Subsetter(options)
-    subsetter.populate(text=text + "0123456789")
-    subsetter.subset(font)
-    buf = io.BytesIO()
-    subset.save_font(font, buf, options)
-    return base64.b64encode(buf.getvalue()).decode("ascii")
+    """Base64 WOFF2 of the font at ``path`` keeping only the glyphs ``text`` needs (cached by content)."""
+    return base64.b64encode(subset_woff2(path, text + "0123456789")).decode("ascii")
 #: Gallery thumbnails are JPEG (a tenth of the PNG size; the 70-card backrooms page drops from 2 MB).
 GALLERY_JPEG_QUALITY = 82
 

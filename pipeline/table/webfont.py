@@ -18,12 +18,10 @@ reported (``missing``) and shown by the page as a notice: they would print as bo
 from __future__ import annotations
 
 import hashlib
-import io
 import threading
 from pathlib import Path
 
-from pipeline.atomic import atomic_write
-from pipeline.fonts import build_fonts, cache_dir
+from pipeline.fonts import build_fonts, subset_woff2
 
 #: Always in the base subset: ASCII and the punctuation and symbols the page itself draws.
 ALWAYS = "".join(chr(c) for c in range(0x20, 0x7F)) + "　、。，：；！？（）「」《》【】—…·→←↑↓✕−＋⚠▶•／％"
@@ -32,20 +30,8 @@ _MAX_EXTRA = 64
 
 
 def _subset(font: Path, chars: str) -> bytes:
-    from fontTools import subset
-
-    options = subset.Options()
-    options.flavor = "woff2"
-    options.layout_features = ["*"]
-    options.name_IDs = ["*"]          # keep the renamed family and the licence notice (OFL)
-    options.notdef_outline = True
-    loaded = subset.load_font(str(font), options)
-    subsetter = subset.Subsetter(options)
-    subsetter.populate(text=chars)
-    subsetter.subset(loaded)
-    buf = io.BytesIO()
-    subset.save_font(loaded, buf, options)
-    return buf.getvalue()
+    """The WOFF2 subset (cached by content, shared with the rulebook's HTML: ``subset_woff2``)."""
+    return subset_woff2(font, chars, keep_names=True, notdef_outline=True)
 
 
 class WebFont:
@@ -112,11 +98,4 @@ class WebFont:
                 chars = self._extra.get(key)
         if chars is None:
             return None
-        path = cache_dir() / "webfonts" / f"{key}.woff2"
-        if path.is_file():
-            return path.read_bytes()
-        data = _subset(self.font, chars)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with atomic_write(path) as tmp:
-            Path(tmp).write_bytes(data)
-        return data
+        return _subset(self.font, chars)
