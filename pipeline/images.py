@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import struct
 import tempfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -77,6 +79,24 @@ def _render_pdf(prep: Prepared, bleed_mm: float, target: Path | None = None) -> 
     return buf.getvalue() if buf is not None else None
 
 
+def _png(image: Image.Image, dpi: int) -> bytes:
+    """An RGB image as PNG, unfiltered rows + zlib level 1: the same pixels and pHYs (dpi) as
+    Pillow's writer, 2-3× faster (Pillow tries every row filter, the bulk of its encoding time),
+    files ~10 % larger."""
+    w, h = image.size
+    raw = image.tobytes()
+    stride = 3 * w
+    rows = b"".join(b"\0" + raw[y * stride:(y + 1) * stride] for y in range(h))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    ppm = int(dpi / 0.0254 + 0.5)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+            + chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)) + chunk(b"IDAT", zlib.compress(rows, PNG_COMPRESS))
+            + chunk(b"IEND", b""))
+
+
 def _save(image: Image.Image, path: Path, **params) -> Path:
     with atomic_write(path) as tmp:
         image.save(tmp, format="PNG" if path.suffix == ".png" else "JPEG", **params)
@@ -114,10 +134,11 @@ def _render_range(task: tuple[int, list[tuple[Path, Path | None]]]) -> tuple[int
     size = (0, 0)
     for n, (png, cell_png) in enumerate(paths, start):
         image = _job["pdf"][n].render(scale=_job["dpi"] / 72).to_pil().convert("RGB")
-        _save(image, png, compress_level=PNG_COMPRESS, dpi=(_job["dpi"], _job["dpi"]))
+        with atomic_write(png) as tmp:
+            tmp.write_bytes(_png(image, _job["dpi"]))
         size = image.size
         if cell_png is not None:
-            thumbnail(image, _job["cell"], _job["cut"]).save(cell_png, format="PNG", compress_level=PNG_COMPRESS)
+            cell_png.write_bytes(_png(thumbnail(image, _job["cell"], _job["cut"]), _job["dpi"]))
         del image
     return len(paths), size
 
