@@ -1,0 +1,96 @@
+"""Shared helpers for the on-demand benchmarks: run a command and measure it as a whole process.
+
+``measure(cmd)`` gives wall time, CPU time (user + system of the process and every descendant
+it waited for, from ``getrusage(RUSAGE_CHILDREN)`` deltas) and peak RSS of the **whole process
+tree**: ``/proc/<pid>/status`` VmRSS of the process and all its descendants is summed every
+20 ms and the largest sum kept (worker processes count).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+SAMPLE_SECONDS = 0.02
+
+
+@dataclass
+class Measured:
+    wall: float  # seconds
+    cpu: float  # seconds, user + system, process tree
+    rss_mb: float  # peak of the summed VmRSS over the process tree, MB
+    stdout: str = ""
+
+
+def _children(pid: int) -> list[int]:
+    out: list[int] = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            try:
+                out.extend(int(c) for c in Path(f"/proc/{pid}/task/{task}/children").read_text().split())
+            except OSError:
+                pass
+    except OSError:
+        pass
+    return out
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def tree_rss_kb(root: int) -> int:
+    """Summed VmRSS (kB) of ``root`` and all its descendants now."""
+    total, todo, seen = 0, [root], set()
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        total += _rss_kb(pid)
+        todo.extend(_children(pid))
+    return total
+
+
+def measure(cmd: list[str], env: dict | None = None, cwd: str | Path | None = None) -> Measured:
+    """Run ``cmd`` to completion; raise ``RuntimeError`` with its stderr when it fails."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    peak = [0]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], tree_rss_kb(proc.pid))
+            done.wait(SAMPLE_SECONDS)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    out, err = proc.communicate()
+    wall = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(map(str, cmd))} failed ({proc.returncode}):\n{err[-4000:]}\n{out[-2000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    # ru_maxrss of children is the largest single descendant; the sampled tree sum is never less.
+    single = after.ru_maxrss / 1024 if after.ru_maxrss > before.ru_maxrss else 0.0
+    return Measured(wall, cpu, max(peak[0] / 1024, single), out)
+
+
+def machine_load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
