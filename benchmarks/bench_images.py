@@ -80,24 +80,26 @@ def make_game(folder: Path, n: int, art: Path) -> None:
     (folder / "cards" / "cards.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 RUN = textwrap.dedent('''
-    import importlib.util, json, resource, sys, time
-    from pathlib import Path
-    game, out, which = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
-    t0 = time.perf_counter()
-    from pipeline.build import prepare
-    if which.startswith("file:"):
-        spec = importlib.util.spec_from_file_location("pipeline._images_before", which[5:])
-        mod = importlib.util.module_from_spec(spec); sys.modules[spec.name] = mod; spec.loader.exec_module(mod)
-        write = lambda prep: mod.write_images(prep, out, 300, 25.4 / 8, True)
-    else:
-        from pipeline.images import write_images
-        write = lambda prep: write_images(prep, out, 300, 25.4 / 8, True, workers=int(which))
-    prep = prepare(game, None, 25.4 / 8)
-    t1 = time.perf_counter()
-    result = write(prep)
-    t2 = time.perf_counter()
-    print("RESULT", json.dumps({"prepare": t1 - t0, "images": t2 - t1, "cards": len(result.cards),
-                                 "sheets": len(result.tts_sheets)}))
+    # the guard: the spawned workers import this script as their __main__ module
+    if __name__ == "__main__":
+        import importlib.util, json, resource, sys, time
+        from pathlib import Path
+        game, out, which = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
+        t0 = time.perf_counter()
+        from pipeline.build import prepare
+        if which.startswith("file:"):
+            spec = importlib.util.spec_from_file_location("pipeline._images_before", which[5:])
+            mod = importlib.util.module_from_spec(spec); sys.modules[spec.name] = mod; spec.loader.exec_module(mod)
+            write = lambda prep: mod.write_images(prep, out, 300, 25.4 / 8, True)
+        else:
+            from pipeline.images import write_images
+            write = lambda prep: write_images(prep, out, 300, 25.4 / 8, True, workers=int(which))
+        prep = prepare(game, None, 25.4 / 8)
+        t1 = time.perf_counter()
+        result = write(prep)
+        t2 = time.perf_counter()
+        print("RESULT", json.dumps({"prepare": t1 - t0, "images": t2 - t1, "cards": len(result.cards),
+                                     "sheets": len(result.tts_sheets)}))
 ''')
 
 
