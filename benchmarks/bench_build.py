@@ -329,7 +329,8 @@ BASELINE = textwrap.dedent(r'''
     cards = data["cards"]
     markups = [rich(card["text"]) for card in cards]
     # Rules text size shared per card type (as cardpress): the largest size every card fits, not below 7 pt.
-    sizes = [fit(m, 8.5, 6)[1] for m in markups]
+    fits = [fit(m, 8.5, 6) for m in markups]
+    sizes = [f[1] for f in fits]
     cap = max(min(sizes), 7.0)
     print("SHRUNK", sum(s < 8.5 for s in sizes), len(sizes), cap)
     canvases = {}
@@ -341,7 +342,11 @@ BASELINE = textwrap.dedent(r'''
         c.setSubject(lay["describe"])
         canvases[paper] = c
     for n, (card, markup) in enumerate(zip(cards, markups)):
-        para, size, ph = fit(markup, min(cap, 8.5), min(6, cap))
+        # A card fitted below the shared size keeps its own fit; the others wrap once at the shared size.
+        if fits[n][1] <= cap:
+            para, size, ph = fits[n]
+        else:
+            (para, ph), size = attempt(markup, cap), cap
         for c in canvases.values():
             c.beginForm(f"Face{n}", *bbox); face(c, card, para, ph); c.endForm()
     for c in canvases.values():
