@@ -15,10 +15,10 @@ a missing glyph is an error, never a tofu box.
 Registering is a per-process fixed cost, so it is cached too (``_registered``): ReportLab's
 ``TTFont`` parses the whole 10 MB file (~0.11 s a weight) and the cmap read with fontTools cost
 as much again. What the parse yields (metrics, the glyph tables, the cmap) is plain data, kept
-pickled under the cache dir per font file (path, size, mtime, ``BUILD_VERSION``, ReportLab's
-version) and sealed with an HMAC under a per-machine key (``_cache_key``): a file we did not
-write, or a damaged one, is ignored and rebuilt, and the unpickler refuses every global, so only
-builtin values can come out of it. The font's bytes are read only when a PDF embeds a subset
+under the cache dir per font file (path, size, mtime, ``BUILD_VERSION``, ReportLab's version) in
+``marshal`` form (plain values only: no class or function can be named, unlike pickle, which
+the project does not use) and sealed with an HMAC under a per-machine key (``_cache_key``): a
+file we did not write, or a damaged one, is ignored and rebuilt. The font's bytes are read only when a PDF embeds a subset
 (``_CachedFace``), so the embedded subsets are the ones the uncached parse makes.
 """
 
@@ -29,7 +29,7 @@ import hashlib
 import hmac
 import io
 import os
-import pickle
+import marshal
 import secrets
 import shutil
 import stat
@@ -155,7 +155,7 @@ class FontSet:
 
 
 #: Bump when what the registration cache holds changes.
-_REG_CACHE_VERSION = "2"
+_REG_CACHE_VERSION = "3"
 _SEAL_MAGIC = b"cardpress-font-cache\n"
 _KEY_BYTES = 32
 _key: bytes | None | bool = False  # False: not read yet
@@ -195,19 +195,16 @@ def _read_or_make_key(path: Path) -> bytes | None:
     return key if len(key) == _KEY_BYTES else None
 
 
-class _BuiltinsOnly(pickle.Unpickler):
-    """Second line of defence behind the seal: no class or function can be named by the data."""
-
-    def find_class(self, module, name):
-        raise pickle.UnpicklingError(f"the font cache may hold builtin values only, not {module}.{name}")
-
-
 def _store_sealed(path: Path, data: object) -> None:
-    """Pickle ``data`` (builtin values only) to ``path``, sealed; a cache that cannot be written is skipped."""
+    """Write ``data`` (plain values only) to ``path``, sealed; a cache that cannot be written, or
+    data that is not plain values, is skipped."""
     key = _cache_key()
     if key is None:
         return
-    body = pickle.dumps(data, protocol=5)
+    try:
+        body = marshal.dumps(data)
+    except ValueError:
+        return
     seal = hmac.new(key, body, hashlib.sha256).digest()
     try:
         with atomic_write(path) as tmp:
@@ -234,7 +231,8 @@ def _load_sealed(path: Path) -> object | None:
     gc_was_on = gc.isenabled()
     gc.disable()  # tens of thousands of containers at once: the collector would run many times for nothing
     try:
-        return _BuiltinsOnly(io.BytesIO(body)).load()
+        data = marshal.loads(body)
+        return data if type(data) is dict else None
     except Exception:  # noqa: BLE001 - a bad cache file is rebuilt, whatever is wrong with it
         return None
     finally:
@@ -247,11 +245,11 @@ def _registration_cache(path: Path) -> Path:
 
     st = path.stat()
     ident = f"{_REG_CACHE_VERSION}:{BUILD_VERSION}:{reportlab.Version}:{path.resolve()}:{st.st_size}:{st.st_mtime_ns}"
-    return cache_dir() / "fonts" / "registered" / (hashlib.sha256(ident.encode()).hexdigest()[:24] + ".pickle")
+    return cache_dir() / "fonts" / "registered" / (hashlib.sha256(ident.encode()).hexdigest()[:24] + ".marshal")
 
 
-#: Face attributes ReportLab reads only while parsing (glyphToChar: 30 000 lists, 30 ms to
-#: unpickle): kept pickled in the cache entry, loaded on first use.
+#: Face attributes ReportLab reads only while parsing (glyphToChar: 30 000 lists): kept
+#: marshalled in the cache entry, loaded on first use.
 _LAZY_ATTRS = ("glyphToChar",)
 
 
@@ -267,7 +265,7 @@ def _cached_face_class():
                 with open(self.filename, "rb") as fh:
                     value = fh.read()
             elif name in _LAZY_ATTRS and name in self.__dict__.get("_lazy", {}):
-                value = _BuiltinsOnly(io.BytesIO(self._lazy.pop(name))).load()
+                value = marshal.loads(self._lazy.pop(name))
             else:
                 raise AttributeError(name)
             setattr(self, name, value)
@@ -287,7 +285,7 @@ def _parse(name: str, path: Path):
         if k in ("_ttf_data", "_pdfScale"):  # the file itself; a lambda of unitsPerEm
             continue
         if k in _LAZY_ATTRS:
-            lazy[k] = pickle.dumps(v, protocol=5)
+            lazy[k] = marshal.dumps(v)
             continue
         if isinstance(v, TTFNameBytes):
             names.append(k)

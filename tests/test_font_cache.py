@@ -2,7 +2,7 @@
 
 Each must be used on the second call, must not change output (a PDF drawn with the cached font
 is byte-identical to one drawn with a freshly parsed font), and a cache file that is damaged or
-not sealed by us is ignored and rebuilt, never unpickled.
+not sealed by us is ignored and rebuilt, never read.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import io
-import pickle
+import marshal
 
 import pytest
 from reportlab.pdfbase import pdfmetrics
@@ -88,8 +88,8 @@ def test_a_damaged_or_foreign_cache_file_is_ignored_and_rebuilt(cache, font_path
         blob = blob[:-10] + bytes([blob[-10] ^ 0xFF]) + blob[-9:]
     elif damage == "truncate":
         blob = blob[: len(blob) // 2]
-    elif damage == "unsealed":       # a plain pickle dropped into the cache
-        blob = pickle.dumps({"attrs": {}, "names": [], "cmap": None})
+    elif damage == "unsealed":       # plain data dropped into the cache, without our seal
+        blob = marshal.dumps({"attrs": {}, "names": [], "cmap": None})
     else:                            # sealed with a key that is not this machine's
         body = blob[head:]
         blob = fonts._SEAL_MAGIC + hmac.new(b"k" * 32, body, hashlib.sha256).digest() + body
@@ -109,11 +109,13 @@ class _Boom:
         return (print, ("never run",))
 
 
-def test_even_a_sealed_file_cannot_name_a_global(cache, font_path):
-    path = cache / "x.pickle"
+def test_only_plain_values_are_ever_stored(cache, font_path):
+    """No object that could name code is written (marshal refuses it), so none can be read."""
+    path = cache / "x.marshal"
     fonts._store_sealed(path, {"attrs": _Boom()})
-    assert path.is_file()
-    assert fonts._load_sealed(path) is None
+    assert not path.is_file() and fonts._load_sealed(path) is None
+    fonts._store_sealed(path, {"attrs": {"a": 1}, "names": [b"x"]})
+    assert fonts._load_sealed(path) == {"attrs": {"a": 1}, "names": [b"x"]}
 
 
 def test_woff2_subsets_are_cached_by_content(cache, font_path, monkeypatch):
