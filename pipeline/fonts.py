@@ -30,15 +30,14 @@ import hmac
 import io
 import os
 import marshal
-import secrets
 import shutil
-import stat
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
 from engine.errors import CardpressError
+from engine.keys import read_or_make_key
 from engine.paths import user_data_dir
 
 from .atomic import atomic_write
@@ -157,7 +156,6 @@ class FontSet:
 #: Bump when what the registration cache holds changes.
 _REG_CACHE_VERSION = "3"
 _SEAL_MAGIC = b"cardpress-font-cache\n"
-_KEY_BYTES = 32
 _key: bytes | None | bool = False  # False: not read yet
 
 
@@ -170,29 +168,8 @@ def _cache_key() -> bytes | None:
     """
     global _key
     if _key is False:
-        _key = _read_or_make_key(user_data_dir() / "cache.key")
+        _key = read_or_make_key(user_data_dir() / "cache.key")
     return _key
-
-
-def _read_or_make_key(path: Path) -> bytes | None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            pass
-        else:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(secrets.token_bytes(_KEY_BYTES))
-                fh.flush()
-                os.fsync(fh.fileno())
-        with open(path, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                return None
-            key = fh.read(_KEY_BYTES + 1)
-    except OSError:
-        return None
-    return key if len(key) == _KEY_BYTES else None
 
 
 def _store_sealed(path: Path, data: object) -> None:

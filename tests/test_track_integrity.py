@@ -125,7 +125,7 @@ def test_without_a_usable_key_games_replay_from_the_log(snapshotted, monkeypatch
 
 
 def test_the_key_is_private_and_made_once(tmp_path):
-    from engine.tracker.replay import _read_or_make_key
+    from engine.keys import read_or_make_key as _read_or_make_key
 
     path = tmp_path / "d" / "snapshot.key"
     key = _read_or_make_key(path)

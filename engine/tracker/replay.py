@@ -23,13 +23,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import os
-import secrets
-import stat
-from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import DataError, Problem
+from ..keys import read_or_make_key
 from ..paths import user_data_dir
 from . import codec
 from .state import State, apply
@@ -57,7 +54,6 @@ class BadSnapshot(Exception):
 
 
 #: Bytes of the per-machine key that seals snapshots.
-_KEY_BYTES = 32
 _key: bytes | None | bool = False  # False: not read yet
 
 
@@ -66,30 +62,8 @@ def seal_key() -> bytes | None:
     0600), or None when it cannot be read or made."""
     global _key
     if _key is False:
-        _key = _read_or_make_key(user_data_dir() / "snapshot.key")
+        _key = read_or_make_key(user_data_dir() / "snapshot.key")
     return _key
-
-
-def _read_or_make_key(path: Path) -> bytes | None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            pass
-        else:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(secrets.token_bytes(_KEY_BYTES))
-                fh.flush()
-                os.fsync(fh.fileno())
-        with open(path, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                return None
-            key = fh.read(_KEY_BYTES + 1)
-    except OSError:
-        return None
-    # A key cut short (a crash between create and write) is never trusted: snapshots are skipped.
-    return key if len(key) == _KEY_BYTES else None
 
 
 def _checksum(body: Any, key: bytes) -> str:
