@@ -15,7 +15,7 @@ import math
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -32,6 +32,7 @@ from .draw import CardPainter, CardTextError
 from .fonts import register_fonts
 from .impose import PAPERS_MM, Cell, Flip, SheetLayout, choose_layout
 from .layout import Element, Layouts
+from .workers import Shared, WorkerError, halves, in_parallel, resolve_jobs
 
 Progress = Callable[[str, int, int], None]
 CROP_MARK_WIDTH_PT = 0.3  # hairline, as printers expect
@@ -47,6 +48,8 @@ class BuildOptions:
     gutter_mm: float | None = None
     flip: Flip = "long"
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    #: Processes (1 or 2); None: 2 when two cores are free (see ``pipeline.workers``).
+    jobs: int | None = None
 
 
 @dataclass
@@ -284,6 +287,26 @@ def _art_jobs(prep: Prepared) -> set[tuple[Path, float, float]]:
     return jobs
 
 
+def _faces(layouts: Layouts, cards: Iterable[Card], bleed_mm: float,
+           face_errors: dict[str, CardpressError] | None = None,
+           keep: dict[str, list[Element] | None] | None = None,
+           counted: Callable[[int], None] | None = None) -> Iterator[tuple[str, list[Element]]]:
+    """(card type, face elements) of each card that lays out; the others' errors go to
+    ``face_errors`` (by card id). Faces of the cards named in ``keep`` are stored there.
+    ``counted(n)`` hears how many cards were laid out so far."""
+    for n, card in enumerate(cards):
+        try:
+            elements = layouts.face(card, bleed_mm)
+            if keep is not None and card.id in keep:
+                keep[card.id] = elements
+            yield card.type, elements
+        except CardpressError as exc:
+            if face_errors is not None:
+                face_errors[card.id] = exc
+        if counted:
+            counted(n + 1)
+
+
 def share_text_sizes(layouts: Layouts, cards: Iterable[Card], painter: CardPainter, bleed_mm: float,
                      face_errors: dict[str, CardpressError] | None = None,
                      keep: dict[str, list[Element] | None] | None = None) -> dict[tuple[str, str], float]:
@@ -294,25 +317,74 @@ def share_text_sizes(layouts: Layouts, cards: Iterable[Card], painter: CardPaint
     second render could only say less (a template that ran out of time is not run again).
     Faces of the cards named in ``keep`` are stored there, so they are not rendered twice
     (rendering is most of a build's time)."""
+    return painter.share_sizes(_faces(layouts, cards, bleed_mm, face_errors, keep))
 
-    def faces():
-        for card in cards:
-            try:
-                elements = layouts.face(card, bleed_mm)
-                if keep is not None and card.id in keep:
-                    keep[card.id] = elements
-                yield card.type, elements
-            except CardpressError as exc:
-                if face_errors is not None:
-                    face_errors[card.id] = exc
 
-    return painter.share_sizes(faces())
+def _fit_and_normalise(prep: Prepared, cards: list[Card], requested: int | None, progress: Progress | None) -> None:
+    """Normalise the art and share the rules-text sizes (``share_text_sizes``), on ``jobs``
+    processes: a forked child takes every other card and artwork (``pipeline.workers``), hands
+    back its text fits, the cards it could not lay out and the art it made, and the parent
+    merges them. The result is the same as one process's. Art alone still spreads over the
+    cores where the text cannot (no fork), unless one process was asked for."""
+    jobs = resolve_jobs(requested)
+    painter = prep.painter
+    art = painter.art_to_prepare(_art_jobs(prep))
+    their_cards, my_cards = halves(cards) if jobs > 1 else ([], cards)
+    their_art, my_art = halves(art) if jobs > 1 else ([], art)
+    theirs = Shared(2)  # the child's progress: artworks done, cards laid out
+    mine = [0, 0]
+
+    def show() -> None:
+        if progress and art:
+            progress("preparing art", mine[0] + theirs[0], len(art))
+        if progress:
+            progress("laying out cards", mine[1] + theirs[1], len(cards))
+
+    def counter(target, k: int, echo: bool) -> Callable[[int], None]:
+        def set_count(n: int) -> None:
+            target[k] = n
+            if echo:
+                show()
+        return set_count
+
+    def child() -> tuple:
+        painter.prepare_art(their_art, processes=1, done=counter(theirs, 0, False))
+        failed: dict[str, CardpressError] = {}
+        fits = painter.text_fits(_faces(prep.layouts, their_cards, prep.bleed_mm, failed,
+                                        counted=counter(theirs, 1, False)))
+        return fits, sorted(failed), painter.known_art(), painter.known_fits()
+
+    def parent() -> dict:
+        painter.prepare_art(my_art, processes=None if requested is None and jobs == 1 else 1, done=counter(mine, 0, True))
+        return painter.text_fits(_faces(prep.layouts, my_cards, prep.bleed_mm, prep.face_errors, prep.faces,
+                                        counted=counter(mine, 1, True)))
+
+    try:
+        my_fits, (their_fits, failed, known_art, known_fits) = in_parallel(child, parent, jobs, waiting=show)
+    except ArtError as exc:
+        raise _art_problems(prep, exc) from None
+    except WorkerError as exc:  # the child's art error, by message: find it here, with the cards
+        try:
+            painter.prepare_art(their_art, processes=1)
+        except ArtError as art_exc:
+            raise _art_problems(prep, art_exc) from None
+        raise exc
+    painter.learn_art(known_art)
+    painter.learn_fits(known_fits)
+    by_id = {card.id: card for card in their_cards}
+    # The child's failures are laid out again here, to keep the real error (rare: bad cards).
+    for _ in _faces(prep.layouts, [by_id[cid] for cid in failed], prep.bleed_mm, prep.face_errors):
+        pass
+    painter.share_fits(my_fits, their_fits)
+    show()
 
 
 def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_mm: float = 3.0,
-            progress: Progress | None = None, report: GameReport | None = None) -> Prepared:
+            progress: Progress | None = None, report: GameReport | None = None,
+            jobs: int | None = None) -> Prepared:
     """Load → check → get templates, backs and art ready. Raises ``DataError`` for bad data;
-    writes nothing. Pass ``report`` when the game was just checked, to skip checking again."""
+    writes nothing. Pass ``report`` when the game was just checked, to skip checking again.
+    ``jobs``: processes for the art and text fitting (default: 2 when two cores are free)."""
     if not math.isfinite(bleed_mm) or bleed_mm < 0:
         raise BuildOptionError(f"--bleed must be a finite number of millimetres ≥ 0, got {bleed_mm!r}")
     definition = game if isinstance(game, GameDefinition) else load_game(game)
@@ -347,11 +419,7 @@ def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_m
         raise errors[0] if len(errors) == 1 else DataError([Problem(str(e)) for e in errors])
     prep = Prepared(definition, report.cards, sequence, layouts, backs, painter, bleed_mm)
     prep.faces = dict.fromkeys(card.id for card in sequence)
-    share_text_sizes(layouts, report.cards.values(), painter, bleed_mm, prep.face_errors, prep.faces)
-    try:
-        painter.prepare_art(_art_jobs(prep), progress)
-    except ArtError as exc:
-        raise _art_problems(prep, exc) from None
+    _fit_and_normalise(prep, list(report.cards.values()), jobs, progress)
     return prep
 
 
@@ -394,17 +462,71 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
                              options.gutter_mm)
         for paper in options.papers
     }
-    prep = prepare(definition, options.deck, options.bleed_mm, progress)
+    prep = prepare(definition, options.deck, options.bleed_mm, progress, jobs=options.jobs)
     out_dir = options.out_dir or output_path(Path("dist"), definition.id)
     result = BuildResult(definition, len(prep.sequence), len(prep.distinct))
     with ExitStack() as stack:
         targets = {paper: output_path(out_dir, f"cards-{paper}.pdf") for paper in layouts_by_paper}
         temps = {paper: stack.enter_context(atomic_write(path)) for paper, path in targets.items()}
-        canvases = {paper: _canvas(temps[paper], definition, layout, prep.painter.fonts.regular)
-                    for paper, layout in layouts_by_paper.items()}
-        forms = paint_forms(list(canvases.values()), prep, progress)
+        if len(layouts_by_paper) == 2 and resolve_jobs(options.jobs) == 2:
+            pages = _papers_in_parallel(prep, layouts_by_paper, temps, options, progress)
+        else:
+            pages = _papers_in_one_pass(prep, layouts_by_paper, temps, options, progress)
         for paper, layout in layouts_by_paper.items():
-            pages = impose_pages(canvases[paper], prep, layout, forms, options, progress)
-            canvases[paper].save()
-            result.files.append(SheetFile(paper, targets[paper], pages, layout))
+            result.files.append(SheetFile(paper, targets[paper], pages[paper], layout))
     return result
+
+
+def _papers_in_one_pass(prep: Prepared, layouts: dict[str, SheetLayout], temps: dict[str, Path],
+                        options: BuildOptions, progress: Progress | None) -> dict[str, int]:
+    """Every paper's PDF in this process: each face laid out once and painted into every paper's
+    PDF in a row (its wrapped paragraphs reused), then each paper imposed. Returns pages per paper."""
+    canvases = {paper: _canvas(temps[paper], prep.game, layout, prep.painter.fonts.regular)
+                for paper, layout in layouts.items()}
+    forms = paint_forms(list(canvases.values()), prep, progress)
+    pages = {}
+    for paper, layout in layouts.items():
+        pages[paper] = impose_pages(canvases[paper], prep, layout, forms, options, progress)
+        canvases[paper].save()
+    return pages
+
+
+def _papers_in_parallel(prep: Prepared, layouts: dict[str, SheetLayout], temps: dict[str, Path],
+                        options: BuildOptions, progress: Progress | None) -> dict[str, int]:
+    """Two papers on two cores: a forked child draws and imposes the second paper's PDF into its
+    temp file while this process makes the first (``pipeline.workers``). Each PDF is the one a
+    single process would write. A card that cannot print fails in both; this process reports it
+    (its own errors, with every detail) and the child is stopped."""
+    (mine, my_layout), (theirs, their_layout) = layouts.items()
+    distinct = len(prep.distinct)
+    their_sheets = -(-len(prep.sequence) // their_layout.per_sheet)
+    counts = Shared(2)  # the child's faces drawn and sheets imposed
+    drawn = [0]
+
+    def show() -> None:
+        if progress:
+            progress("drawing cards", (drawn[0] + counts[0]) // 2, distinct)
+            progress(f"{theirs.upper()} sheets", counts[1], their_sheets)
+
+    def mine_progress(label: str, done: int, total: int) -> None:
+        if label == "drawing cards":
+            drawn[0] = done
+            show()
+        elif progress:
+            progress(label, done, total)
+
+    def their_progress(label: str, done: int, total: int) -> None:
+        counts[0 if label == "drawing cards" else 1] = done
+
+    def one(paper: str, layout: SheetLayout, report: Progress) -> int:
+        canvas = _canvas(temps[paper], prep.game, layout, prep.painter.fonts.regular)
+        forms = paint_forms([canvas], prep, report)
+        pages = impose_pages(canvas, prep, layout, forms, options, report)
+        canvas.save()
+        return pages
+
+    my_pages, their_pages = in_parallel(lambda: one(theirs, their_layout, their_progress),
+                                        lambda: one(mine, my_layout, mine_progress if progress else None),
+                                        2, waiting=show)
+    show()
+    return {mine: my_pages, theirs: their_pages}

@@ -12,7 +12,7 @@ import os
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor, Color
@@ -140,28 +140,49 @@ class CardPainter:
         self.type_sizes: dict[tuple[str, str], float] = {}
         self._card_type: str | None = None
 
-    def prepare_art(self, jobs: set[tuple[Path, float, float]], progress=None) -> None:
-        """Normalise artworks ``(file, box w mm, box h mm)`` in parallel, before drawing.
+    def art_to_prepare(self, jobs: set[tuple[Path, float, float]]) -> list[tuple[Path, float, float]]:
+        """The artworks ``(file, box w mm, box h mm)`` of ``jobs`` not yet normalised here, in order."""
+        return sorted(key for key in jobs if key not in self._art_cache)
+
+    def prepare_art(self, jobs: Iterable[tuple[Path, float, float]], progress=None, processes: int | None = None,
+                    done: Callable[[int], None] | None = None) -> None:
+        """Normalise artworks ``(file, box w mm, box h mm)`` before drawing.
 
         Normalising (decode, crop, resample, JPEG-encode) is the only CPU-heavy step of a cold
-        build and each image is independent, so it spreads over the machine's cores.
+        build and each image is independent, so with ``processes`` unset it spreads over the
+        machine's cores; a build that splits its work itself passes 1. ``done(n)`` (or
+        ``progress``) hears how many are ready.
         """
-        todo = sorted(key for key in jobs if key not in self._art_cache)
+        todo = self.art_to_prepare(set(jobs))
         if not todo:
             return
-        workers = min(len(todo) // 8, os.cpu_count() or 1)
+        workers = min(len(todo) // 8, processes or os.cpu_count() or 1)
+
+        def finished(n: int) -> None:
+            if done:
+                done(n)
+            if progress:
+                progress("preparing art", n, len(todo))
+
         if workers > 1:
             with ProcessPoolExecutor(workers) as pool:
                 results = pool.map(normalised_art, *zip(*todo), chunksize=8)
                 for n, (key, path) in enumerate(zip(todo, results)):
                     self._art_cache[key] = path
-                    if progress:
-                        progress("preparing art", n + 1, len(todo))
+                    finished(n + 1)
         else:
             for n, key in enumerate(todo):
                 self._art_cache[key] = normalised_art(*key)
-                if progress:
-                    progress("preparing art", n + 1, len(todo))
+                finished(n + 1)
+
+    def known_art(self) -> list[tuple[str, float, float, str]]:
+        """The normalised art of this painter as plain values (to hand to another process)."""
+        return [(str(src), w, h, str(path)) for (src, w, h), path in self._art_cache.items()]
+
+    def learn_art(self, known: Iterable[tuple[str, float, float, str]]) -> None:
+        """Take normalised art found by another process (``known_art``)."""
+        for src, w, h, path in known:
+            self._art_cache[(Path(src), w, h)] = Path(path)
 
     # ------------------------------------------------------------------ geometry helpers
     def _box(self, e: Element) -> tuple[float, float, float, float]:
@@ -277,6 +298,18 @@ class CardPainter:
         )
         return str(e.get("text", "")), size, min_size, leading, style
 
+    @staticmethod
+    def _fit_key(e: Element, markup: str, w: float, h: float, size: float, min_size: float, leading: float) -> tuple:
+        return (markup, w, h, size, min_size, leading, e.get("align", "justify"), e.get("color", "#000000"))
+
+    def known_fits(self) -> dict[tuple, float]:
+        """The fitted sizes found here, as plain values (to hand to another process)."""
+        return dict(self._fit_sizes)
+
+    def learn_fits(self, known: dict[tuple, float]) -> None:
+        """Take fitted sizes found by another process (``known_fits``)."""
+        self._fit_sizes.update(known)
+
     def fitted_size(self, e: Element) -> float | None:
         """The largest size at which a para element's text fits its box on its own, or None when
         it fits at no allowed size or cannot be read (painting reports that, with the card)."""
@@ -284,7 +317,7 @@ class CardPainter:
         if not markup.strip():
             return None
         x, y, w, h = self._box(e)
-        key = (markup, w, h, size, min_size, leading, e.get("align", "justify"), e.get("color", "#000000"))
+        key = self._fit_key(e, markup, w, h, size, min_size, leading)
         if key not in self._fit_sizes:
             try:
                 self._fit_sizes[key] = fit_paragraph(markup, style, w, h, size, min_size).size
@@ -292,25 +325,42 @@ class CardPainter:
                 return None
         return self._fit_sizes[key]
 
-    def share_sizes(self, faces: Iterable[tuple[str, Sequence[Element]]]) -> dict[tuple[str, str], float]:
-        """One rules-text size per card type: for each (card type, field) of para elements, the
-        largest size at which every card of the type fits, but not below ``SHARED_SIZE_FLOOR_PT``
-        (a card that needs less shrinks alone). ``faces`` are (card type, face elements) of
-        every card of the game. Painting cards then caps their paragraphs at these sizes."""
-        fits: dict[tuple[str, str], list[float]] = {}
-        floors: dict[tuple[str, str], float] = {}
+    def text_fits(self, faces: Iterable[tuple[str, Sequence[Element]]]) -> dict[tuple[str, str], tuple[float, float]]:
+        """For each (card type, field) of para elements in ``faces`` (card type, face elements):
+        the smallest size at which a card's text fits on its own, and the floor a shared size
+        keeps to (the element's size, else ``SHARED_SIZE_FLOOR_PT``, else its ``min_size``;
+        the smallest among the type's cards). Plain values, so halves of a game fitted in two
+        processes merge (``share_fits``)."""
+        fits: dict[tuple[str, str], tuple[float, float]] = {}
         for card_type, elements in faces:
             for e in elements:
                 if e.kind != "para":
                     continue
-                key = (card_type, str(e.get("field", "text")))
                 fitted = self.fitted_size(e)
-                if fitted is not None:
-                    fits.setdefault(key, []).append(fitted)
-                    _, size, min_size, _, _ = self._para_style(e)
-                    floors[key] = min(size, max(min_size, SHARED_SIZE_FLOOR_PT))
-        self.type_sizes = {key: max(min(sizes), floors[key]) for key, sizes in fits.items()}
+                if fitted is None:
+                    continue
+                key = (card_type, str(e.get("field", "text")))
+                _, size, min_size, _, _ = self._para_style(e)
+                floor = min(size, max(min_size, SHARED_SIZE_FLOOR_PT))
+                known = fits.get(key)
+                fits[key] = (fitted, floor) if known is None else (min(known[0], fitted), min(known[1], floor))
+        return fits
+
+    def share_fits(self, *parts: dict[tuple[str, str], tuple[float, float]]) -> dict[tuple[str, str], float]:
+        """Set one rules-text size per (card type, field) from ``text_fits`` of every card of the
+        game: the largest size at which every card of the type fits, but not below the floor (a
+        card that needs less shrinks alone). Painting cards then caps their paragraphs there."""
+        merged: dict[tuple[str, str], tuple[float, float]] = {}
+        for part in parts:
+            for key, (fitted, floor) in part.items():
+                known = merged.get(key)
+                merged[key] = (fitted, floor) if known is None else (min(known[0], fitted), min(known[1], floor))
+        self.type_sizes = {key: max(fitted, floor) for key, (fitted, floor) in merged.items()}
         return dict(self.type_sizes)
+
+    def share_sizes(self, faces: Iterable[tuple[str, Sequence[Element]]]) -> dict[tuple[str, str], float]:
+        """``share_fits`` of ``text_fits`` of ``faces``: every card of the game, in one process."""
+        return self.share_fits(self.text_fits(faces))
 
     def _para(self, c, e: Element, card: str) -> None:
         markup, size, min_size, leading, style = self._para_style(e)
@@ -320,12 +370,18 @@ class CardPainter:
         self._check_glyphs(plain_text(markup), card, field)
         x, y, w, h = self._box(e)
         cap = self.type_sizes.get((self._card_type, str(field))) if self._card_type else None
+        alone = None
         if cap is not None and cap < size:
+            # Fitted on its own below the shared size (share_sizes), it keeps that size: the
+            # largest that fits up to the element's size is the largest up to the cap too.
+            alone = self._fit_sizes.get(self._fit_key(e, markup, w, h, size, min_size, leading))
             size = cap
             min_size = min(min_size, size)
             style.fontSize, style.leading = size, size * leading
-        key = (markup, w, h, size, min_size, leading, e.get("align", "justify"), e.get("color", "#000000"))
+        key = self._fit_key(e, markup, w, h, size, min_size, leading)
         fitted_size = self._fit_sizes.get(key)
+        if fitted_size is None and alone is not None and alone <= size:
+            fitted_size = alone
         recent = self._paragraphs.get(key)
         if recent is not None:
             para, ph = recent

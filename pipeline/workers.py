@@ -1,0 +1,132 @@
+"""Both cores for one build: half of a job runs in a forked copy of this process.
+
+A build's heavy steps (normalising art, fitting rules text, painting a paper's PDF) are pure
+functions of state the process already holds, so the cheapest way to use a second core is
+``fork``: the child starts with the checked game, templates, fonts and caches in memory (shared
+pages, nothing re-read or re-parsed), does its half, and sends back plain values (``marshal``:
+numbers, strings, tuples, lists, dicts; no objects are ever rebuilt from the pipe). The parent
+does the other half meanwhile.
+
+Where ``fork`` does not exist (Windows) or only one core is free, the child's half runs in this
+process first and the results are the same.
+"""
+
+from __future__ import annotations
+
+import marshal
+import multiprocessing
+import os
+import sys
+import traceback
+from typing import Any, Callable, TypeVar
+
+from engine.errors import CardpressError
+
+T = TypeVar("T")
+U = TypeVar("U")
+POLL_SECONDS = 0.1
+
+
+class WorkerError(CardpressError):
+    """The forked half of a job failed; its message (a cardpress error) is passed on as is."""
+
+
+def available_cores() -> int:
+    """Cores this process may run on (the affinity mask, not the machine's count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def resolve_jobs(jobs: int | None) -> int:
+    """``jobs`` as given, or 2 when the machine has two free cores (the parts that split, split in
+    two), 1 otherwise; always 1 where fork is unavailable."""
+    if not can_fork():
+        return 1
+    if jobs is None:
+        return 2 if available_cores() >= 2 else 1
+    return max(1, min(jobs, 2))
+
+
+class Shared:
+    """Counters the child updates and the parent reads (progress of the child's half)."""
+
+    def __init__(self, n: int):
+        self._values = multiprocessing.get_context("fork").Array("q", n, lock=False) if can_fork() else [0] * n
+
+    def __getitem__(self, k: int) -> int:
+        return self._values[k]
+
+    def __setitem__(self, k: int, value: int) -> None:
+        self._values[k] = value
+
+
+def in_parallel(child: Callable[[], T], parent: Callable[[], U], jobs: int,
+                waiting: Callable[[], None] | None = None) -> tuple[U, T]:
+    """Run ``child()`` in a forked process while ``parent()`` runs here; return both results.
+
+    ``child()`` must return plain values (see the module doc). If it raises a ``CardpressError``
+    the parent raises ``WorkerError`` with the same message, and an ``OSError`` (a full disk) is
+    raised again as one; any other failure is a bug and is raised as ``RuntimeError`` with the
+    child's traceback. If ``parent()`` raises, the child is
+    stopped and the error goes on. ``waiting`` is called every 0.1 s while the parent waits for
+    the child (to show its progress). With ``jobs`` 1, ``child()`` runs here, before ``parent()``.
+    """
+    if jobs < 2 or not can_fork():
+        mine = child()
+        return parent(), mine
+    ctx = multiprocessing.get_context("fork")
+    for stream in (sys.stdout, sys.stderr):  # or the child would write their buffers again
+        stream.flush()
+    receive, send = ctx.Pipe(duplex=False)
+
+    def run() -> None:
+        receive.close()
+        try:
+            message = ("ok", child())
+        except CardpressError as exc:
+            message = ("error", str(exc))
+        except OSError as exc:  # a full disk, say: raised again here, where it is reported
+            message = ("oserror", (exc.errno, exc.strerror, exc.filename and str(exc.filename)))
+        except BaseException:  # a bug: the parent shows the traceback
+            message = ("bug", traceback.format_exc())
+        send.send_bytes(marshal.dumps(message))
+        send.close()
+
+    process = ctx.Process(target=run, name="cardpress-worker", daemon=True)
+    process.start()
+    send.close()
+    try:
+        mine = parent()
+        while not receive.poll(POLL_SECONDS):
+            if waiting:
+                waiting()
+        try:
+            kind, value = marshal.loads(receive.recv_bytes())
+        except EOFError:  # the child ended (killed, or exited) without an answer
+            process.join()
+            raise RuntimeError(f"a build worker stopped without an answer (exit code {process.exitcode})") from None
+    except BaseException:
+        process.terminate()
+        raise
+    finally:
+        process.join()
+        receive.close()
+    if kind == "error":
+        raise WorkerError(value)
+    if kind == "oserror":
+        number, reason, filename = value
+        raise OSError(number, reason, filename)
+    if kind == "bug":
+        raise RuntimeError(f"a build worker failed:\n{value}")
+    return mine, value
+
+
+def halves(items: list[Any]) -> tuple[list[Any], list[Any]]:
+    """Split a list for two processes, interleaved so each half gets a like mix of the work."""
+    return items[0::2], items[1::2]
