@@ -1,9 +1,14 @@
 """Shared helpers for the on-demand benchmarks: run a command and measure it as a whole process.
 
 ``measure(cmd)`` gives wall time, CPU time (user + system of the process and every descendant
-it waited for, from ``getrusage(RUSAGE_CHILDREN)`` deltas) and peak RSS of the **whole process
-tree**: ``/proc/<pid>/status`` VmRSS of the process and all its descendants is summed every
-20 ms and the largest sum kept (worker processes count).
+it waited for, from ``getrusage(RUSAGE_CHILDREN)`` deltas) and peak memory of the **whole
+process tree**, sampled every 20 ms (worker processes count):
+
+- RSS: ``/proc/<pid>/status`` VmRSS of the process and all its descendants, summed. Pages a
+  forked worker shares with its parent (fonts, code, the checked game) count once per process,
+  so this over-states a tree of forked workers.
+- PSS: ``/proc/<pid>/smaps_rollup`` Pss summed: each shared page is split between the processes
+  that map it, so the sum is the memory the tree really holds (what it costs the machine).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ class Measured:
     cpu: float  # seconds, user + system, process tree
     rss_mb: float  # peak of the summed VmRSS over the process tree, MB
     stdout: str = ""
+    pss_mb: float = 0.0  # peak of the summed Pss over the process tree, MB
 
 
 def _children(pid: int) -> list[int]:
@@ -50,17 +56,37 @@ def _rss_kb(pid: int) -> int:
     return 0
 
 
-def tree_rss_kb(root: int) -> int:
-    """Summed VmRSS (kB) of ``root`` and all its descendants now."""
-    total, todo, seen = 0, [root], set()
+def _pss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _tree(root: int) -> list[int]:
+    found, todo, seen = [], [root], set()
     while todo:
         pid = todo.pop()
         if pid in seen:
             continue
         seen.add(pid)
-        total += _rss_kb(pid)
+        found.append(pid)
         todo.extend(_children(pid))
-    return total
+    return found
+
+
+def tree_rss_kb(root: int) -> int:
+    """Summed VmRSS (kB) of ``root`` and all its descendants now."""
+    return sum(_rss_kb(pid) for pid in _tree(root))
+
+
+def tree_memory_kb(root: int) -> tuple[int, int]:
+    """(summed VmRSS, summed Pss) in kB of ``root`` and all its descendants now."""
+    pids = _tree(root)
+    return sum(_rss_kb(pid) for pid in pids), sum(_pss_kb(pid) for pid in pids)
 
 
 def measure(cmd: list[str], env: dict | None = None, cwd: str | Path | None = None) -> Measured:
@@ -68,12 +94,13 @@ def measure(cmd: list[str], env: dict | None = None, cwd: str | Path | None = No
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    peak = [0]
+    peak = [0, 0]
     done = threading.Event()
 
     def sample() -> None:
         while not done.is_set():
-            peak[0] = max(peak[0], tree_rss_kb(proc.pid))
+            rss, pss = tree_memory_kb(proc.pid)
+            peak[0], peak[1] = max(peak[0], rss), max(peak[1], pss)
             done.wait(SAMPLE_SECONDS)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -88,7 +115,7 @@ def measure(cmd: list[str], env: dict | None = None, cwd: str | Path | None = No
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     # ru_maxrss of children is the largest single descendant; the sampled tree sum is never less.
     single = after.ru_maxrss / 1024 if after.ru_maxrss > before.ru_maxrss else 0.0
-    return Measured(wall, cpu, max(peak[0] / 1024, single), out)
+    return Measured(wall, cpu, max(peak[0] / 1024, single), out, peak[1] / 1024)
 
 
 def machine_load() -> str:

@@ -32,6 +32,8 @@ from .draw import CardPainter, CardTextError
 from .fonts import register_fonts
 from .impose import PAPERS_MM, Cell, Flip, SheetLayout, choose_layout
 from .layout import Element, Layouts
+from .layout.elements import pack, unpack
+from .render.streams import compress_form, compress_page
 from .workers import Shared, WorkerError, halves, in_parallel, resolve_jobs
 
 Progress = Callable[[str, int, int], None]
@@ -186,6 +188,7 @@ def paint_forms(canvases: list[Canvas], prep: "Prepared", progress: Progress | N
                     errors.append(CardDrawError(label, None, exc))
                     failed = True
             c.endForm()
+            compress_form(c, name)
 
     form_of: dict[str, str] = {}
     distinct = prep.distinct
@@ -233,13 +236,47 @@ def impose_pages(c: Canvas, prep: "Prepared", layout: SheetLayout, forms: tuple[
             _place(c, cell, form_of[card.id])
         _crop_marks(c, layout)
         c.showPage()
+        compress_page(c)
         _boxes(c, layout, back_cells[: len(sheet)])
         for card, cell in zip(sheet, back_cells):
             _place(c, cell, back_form[prep.back_of(card)])
         c.showPage()
+        compress_page(c)
         if progress:
             progress(f"{layout.paper.upper()} sheets", s + 1, len(sheets))
     return 2 * len(sheets)
+
+
+class FaceStore:
+    """Faces laid out ahead of drawing (while the text sizes are shared), kept packed
+    (``layout.elements.pack``: ~1 KB a face instead of ~5 KB of objects) so memory stays flat
+    with the deck, and each taken once when drawn. Only the cards it was made for are kept."""
+
+    def __init__(self, card_ids: Iterable[str]):
+        self._wanted = set(card_ids)
+        self._packed: dict[str, bytes | list[Element]] = {}
+
+    def __contains__(self, card_id: str) -> bool:
+        return card_id in self._wanted
+
+    def __setitem__(self, card_id: str, elements: list[Element]) -> None:
+        self._packed[card_id] = pack(elements) or elements
+
+    def get(self, card_id: str) -> list[Element] | None:
+        kept = self._packed.get(card_id)
+        return unpack(kept) if isinstance(kept, bytes) else kept
+
+    def pop(self, card_id: str, default: None = None) -> list[Element] | None:
+        faces = self.get(card_id)
+        self._packed.pop(card_id, None)
+        return faces
+
+    def packed(self) -> dict[str, bytes]:
+        """The packed faces, to hand to another process (faces that do not pack stay here)."""
+        return {cid: blob for cid, blob in self._packed.items() if isinstance(blob, bytes)}
+
+    def learn(self, packed: dict[str, bytes]) -> None:
+        self._packed.update((cid, blob) for cid, blob in packed.items() if cid in self._wanted)
 
 
 @dataclass
@@ -258,7 +295,7 @@ class Prepared:
     #: Cards whose face could not be laid out when sizes were shared (reported when drawn).
     face_errors: dict[str, CardpressError] = field(default_factory=dict)
     #: Faces already laid out (by card id), used once by ``paint_forms`` and dropped.
-    faces: dict[str, list[Element] | None] = field(default_factory=dict)
+    faces: FaceStore = field(default_factory=lambda: FaceStore(()))
 
     @property
     def distinct(self) -> list[Card]:
@@ -289,7 +326,7 @@ def _art_jobs(prep: Prepared) -> set[tuple[Path, float, float]]:
 
 def _faces(layouts: Layouts, cards: Iterable[Card], bleed_mm: float,
            face_errors: dict[str, CardpressError] | None = None,
-           keep: dict[str, list[Element] | None] | None = None,
+           keep: dict[str, list[Element] | None] | FaceStore | None = None,
            counted: Callable[[int], None] | None = None) -> Iterator[tuple[str, list[Element]]]:
     """(card type, face elements) of each card that lays out; the others' errors go to
     ``face_errors`` (by card id). Faces of the cards named in ``keep`` are stored there.
@@ -309,7 +346,7 @@ def _faces(layouts: Layouts, cards: Iterable[Card], bleed_mm: float,
 
 def share_text_sizes(layouts: Layouts, cards: Iterable[Card], painter: CardPainter, bleed_mm: float,
                      face_errors: dict[str, CardpressError] | None = None,
-                     keep: dict[str, list[Element] | None] | None = None) -> dict[tuple[str, str], float]:
+                     keep: dict[str, list[Element] | None] | FaceStore | None = None) -> dict[tuple[str, str], float]:
     """Give ``painter`` one rules-text size per card type, learnt from every card of the game (not
     only a deck's), so a card prints at the same size in any build and next to its kind.
     Returns ``{(card type, field): size}``. A card whose face cannot be laid out is left out and
@@ -350,9 +387,9 @@ def _fit_and_normalise(prep: Prepared, cards: list[Card], requested: int | None,
     def child() -> tuple:
         painter.prepare_art(their_art, processes=1, done=counter(theirs, 0, False))
         failed: dict[str, CardpressError] = {}
-        fits = painter.text_fits(_faces(prep.layouts, their_cards, prep.bleed_mm, failed,
+        fits = painter.text_fits(_faces(prep.layouts, their_cards, prep.bleed_mm, failed, prep.faces,
                                         counted=counter(theirs, 1, False)))
-        return fits, sorted(failed), painter.known_art(), painter.known_fits()
+        return fits, sorted(failed), painter.known_art(), painter.known_fits(), prep.faces.packed()
 
     def parent() -> dict:
         painter.prepare_art(my_art, processes=None if requested is None and jobs == 1 else 1, done=counter(mine, 0, True))
@@ -360,7 +397,7 @@ def _fit_and_normalise(prep: Prepared, cards: list[Card], requested: int | None,
                                         counted=counter(mine, 1, True)))
 
     try:
-        my_fits, (their_fits, failed, known_art, known_fits) = in_parallel(child, parent, jobs, waiting=show)
+        my_fits, (their_fits, failed, known_art, known_fits, faces) = in_parallel(child, parent, jobs, waiting=show)
     except ArtError as exc:
         raise _art_problems(prep, exc) from None
     except WorkerError as exc:  # the child's art error, by message: find it here, with the cards
@@ -371,6 +408,7 @@ def _fit_and_normalise(prep: Prepared, cards: list[Card], requested: int | None,
         raise exc
     painter.learn_art(known_art)
     painter.learn_fits(known_fits)
+    prep.faces.learn(faces)
     by_id = {card.id: card for card in their_cards}
     # The child's failures are laid out again here, to keep the real error (rare: bad cards).
     for _ in _faces(prep.layouts, [by_id[cid] for cid in failed], prep.bleed_mm, prep.face_errors):
@@ -418,7 +456,7 @@ def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_m
     if errors:
         raise errors[0] if len(errors) == 1 else DataError([Problem(str(e)) for e in errors])
     prep = Prepared(definition, report.cards, sequence, layouts, backs, painter, bleed_mm)
-    prep.faces = dict.fromkeys(card.id for card in sequence)
+    prep.faces = FaceStore(card.id for card in sequence)
     _fit_and_normalise(prep, list(report.cards.values()), jobs, progress)
     return prep
 

@@ -13,8 +13,10 @@ template writes) goes through ``json``; anything else through libyaml's safe loa
 from __future__ import annotations
 
 import json
+import marshal
 import math
 import re
+import zlib
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -70,6 +72,20 @@ class Element:
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.props.get(key, default)
+
+
+def pack(elements: list[Element]) -> bytes | None:
+    """A laid-out face as compact bytes (zlib of ``marshal``: about 1 KB, a fifth of the objects),
+    to keep many faces between laying out and drawing, or hand them to another process; None
+    when a value is not a plain one (``unpack`` gives back equal elements)."""
+    try:
+        return zlib.compress(marshal.dumps([(e.kind, e.props, e.source) for e in elements]), 1)
+    except ValueError:  # a str or number subclass (a template's Markup, say): keep the objects
+        return None
+
+
+def unpack(blob: bytes) -> list[Element]:
+    return [Element(kind, props, source) for kind, props, source in marshal.loads(zlib.decompress(blob))]
 
 
 # ---------------------------------------------------------------------------- value checks

@@ -1,0 +1,1 @@
+"""ReportLab's home in the pipeline (see ../shared/DESIGN.md): what draws and writes PDFs."""
