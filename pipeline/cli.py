@@ -7,18 +7,50 @@ Each command parses options, calls one library function, shows progress, and tur
 from __future__ import annotations
 
 import math
+import os
+import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Iterator, Optional
+from typing import Annotated, Iterator, MutableMapping, Optional
 
 import typer
+from typer.core import TyperGroup
+from typer.models import TyperInfo
 
 from engine.errors import CardpressError
 
-from . import track_cli
 from .impose import PAPERS_MM
 from . import rulebook_cli
 from . import table_cli
+
+TRACK_HELP = ("Track a live game at the table: turns, phases, resources, reminders, undo and a log that never "
+              "loses a game.")
+
+
+class TrackGroup(TyperGroup):
+    """``cardpress track``, whose commands are built from ``pipeline.track_cli.app`` the first time
+    they are needed (run, listed by ``track --help``, completed). track_cli makes them from every
+    shipped game's declared rules, which imports engine.tracker and the pydantic game model
+    (~0.2 s); ``build``, ``check`` or ``cardpress --help`` would otherwise pay that on every run."""
+
+    _loaded: MutableMapping | None = None
+
+    @property
+    def commands(self) -> MutableMapping:
+        if self._loaded is None:
+            from .track_cli import app as track
+
+            # Built as add_typer would have: in this group's (the root's) markup mode.
+            self._loaded = typer.main.get_group_from_info(
+                TyperInfo(track), pretty_exceptions_short=track.pretty_exceptions_short,
+                suggest_commands=self.suggest_commands, rich_markup_mode=self.rich_markup_mode).commands
+        return self._loaded
+
+    @commands.setter
+    def commands(self, declared: MutableMapping) -> None:
+        """Typer hands over the commands declared on this group's own app: none (they are track_cli's)."""
+        assert not declared, "track commands belong in pipeline.track_cli"
+
 
 app = typer.Typer(
     name="cardpress",
@@ -30,7 +62,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-app.add_typer(track_cli.app, name="track")
+app.add_typer(typer.Typer(cls=TrackGroup, help=TRACK_HELP, no_args_is_help=True, rich_markup_mode="rich"),
+              name="track")
 rulebook_cli.register(app)
 table_cli.register(app)
 
@@ -60,14 +93,28 @@ def reported() -> Iterator[None]:
         raise typer.Exit(1) from None
 
 
+def _may_be_terminal() -> bool:
+    """Whether rich could take stderr for a terminal: ``rich.console.Console.is_terminal`` says
+    yes only for a tty, ``TTY_COMPATIBLE=1`` or a non-empty ``FORCE_COLOR``. When none holds no
+    bar is drawn, and rich (~0.05 s of imports) need not be loaded to learn that."""
+    try:
+        tty = sys.stderr.isatty()
+    except (AttributeError, ValueError):  # no stderr, or a closed one: rich says no terminal too
+        tty = False
+    return tty or os.environ.get("TTY_COMPATIBLE") == "1" or bool(os.environ.get("FORCE_COLOR"))
+
+
 @contextmanager
 def progress_bar(enabled: bool = True):
     """A rich progress bar on stderr; yields a ``progress(label, done, total)`` callback."""
+    if not enabled or not _may_be_terminal():
+        yield None
+        return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     console = Console(stderr=True)
-    if not enabled or not console.is_terminal:
+    if not console.is_terminal:
         yield None
         return
     with Progress(TextColumn("{task.description:<18}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -321,8 +368,6 @@ def fonts() -> None:
 def main() -> None:
     """Entry point. Commands report their own errors; this is the last line of defence, so a
     user never sees a Python traceback, whatever goes wrong."""
-    import sys
-
     try:
         app()
     except KeyboardInterrupt:

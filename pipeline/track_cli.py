@@ -28,11 +28,12 @@ from engine.tracker.kit import CommandSpec, Param, declared_commands, fill, ship
 from engine.live.session import FIRST_RANDOM, GAME_ENV, activity_time, import_game, intact_export, parse_log
 
 from .atomic import atomic_write, reason_of
+from .cli import TRACK_HELP
 from .track_view import (Failed, NotRead, board, log_json_text, log_text, open_live, opened_store,
                          outcome_lines, read_words, run_declared, status_json_text)
 
 app = typer.Typer(
-    help="Track a live game at the table: turns, phases, resources, reminders, undo and a log that never loses a game.",
+    help=TRACK_HELP,
     no_args_is_help=True,
     rich_markup_mode="rich",
 )
