@@ -29,11 +29,11 @@ from engine.paths import UnsafePath, check_regular
 from .art import ArtError
 from .atomic import atomic_write, output_path
 from .draw import CardPainter, CardTextError
-from .fonts import register_fonts
+from .fonts import load_font_files, register_fonts
 from .impose import PAPERS_MM, Cell, Flip, SheetLayout, choose_layout
 from .layout import Element, Layouts
 from .layout.elements import pack, unpack
-from .render.streams import compress_form, compress_page
+from .render.streams import compress_form, compress_page, save
 from .workers import Shared, WorkerError, halves, in_parallel, resolve_jobs
 
 Progress = Callable[[str, int, int], None]
@@ -525,7 +525,7 @@ def _papers_in_one_pass(prep: Prepared, layouts: dict[str, SheetLayout], temps: 
     pages = {}
     for paper, layout in layouts.items():
         pages[paper] = impose_pages(canvases[paper], prep, layout, forms, options, progress)
-        canvases[paper].save()
+        save(canvases[paper], temps[paper])
     return pages
 
 
@@ -560,9 +560,10 @@ def _papers_in_parallel(prep: Prepared, layouts: dict[str, SheetLayout], temps: 
         canvas = _canvas(temps[paper], prep.game, layout, prep.painter.fonts.regular)
         forms = paint_forms([canvas], prep, report)
         pages = impose_pages(canvas, prep, layout, forms, options, report)
-        canvas.save()
+        save(canvas, temps[paper])
         return pages
 
+    load_font_files(prep.painter.fonts)  # shared with the child, not read by each
     my_pages, their_pages = in_parallel(lambda: one(theirs, their_layout, their_progress),
                                         lambda: one(mine, my_layout, mine_progress if progress else None),
                                         2, waiting=show)

@@ -340,6 +340,16 @@ def register_fonts() -> FontSet:
     return FontSet(REGULAR, BOLD, (regular_path, bold_path), cmap & bold_cmap)
 
 
+def load_font_files(fonts: FontSet) -> None:
+    """Read the registered fonts' files now, not when a PDF first embeds a subset (a font
+    restored from the registration cache reads its file then): a forked child then shares the
+    bytes with its parent instead of reading a copy of its own."""
+    from reportlab.pdfbase import pdfmetrics
+
+    for name in (fonts.regular, fonts.bold):
+        getattr(pdfmetrics.getFont(name).face, "_ttf_data")
+
+
 #: Bump when the subsetter's output for the same options changes (a fontTools upgrade is keyed too).
 _SUBSET_VERSION = "1"
 

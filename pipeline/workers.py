@@ -8,7 +8,8 @@ numbers, strings, tuples, lists, dicts; no objects are ever rebuilt from the pip
 does the other half meanwhile.
 
 Where ``fork`` does not exist (Windows) or only one core is free, the child's half runs in this
-process first and the results are the same.
+process first and the results are the same. A caller whose threads the child would need (a
+server) passes ``jobs=1``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import multiprocessing
 import os
 import sys
 import traceback
+import warnings
 from typing import Any, Callable, TypeVar
 
 from engine.errors import CardpressError
@@ -99,7 +101,11 @@ def in_parallel(child: Callable[[], T], parent: Callable[[], U], jobs: int,
         send.close()
 
     process = ctx.Process(target=run, name="cardpress-worker", daemon=True)
-    process.start()
+    with warnings.catch_warnings():
+        # Python ≥ 3.12 warns when a process with threads forks (a progress bar's refresh
+        # thread, say): the child runs none of them and takes no lock they hold.
+        warnings.filterwarnings("ignore", message=".*multi-threaded.*fork", category=DeprecationWarning)
+        process.start()
     send.close()
     try:
         mine = parent()

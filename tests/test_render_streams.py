@@ -40,6 +40,26 @@ def test_compressing_early_writes_the_same_pdf(page_compression):
     assert _pdf(True, page_compression) == _pdf(False, page_compression)
 
 
+def test_saving_object_by_object_writes_the_same_pdf(tmp_path):
+    from pipeline.render.streams import save
+
+    def draw(path):
+        c = Canvas(str(path), invariant=1, pageCompression=1)
+        c.setFont("Helvetica", 12)
+        for n in range(5):
+            c.drawString(72, 72 + n, f"page {n}")
+            c.showPage()
+        c.drawString(72, 72, "unfinished page: save() finishes it")
+        return c
+
+    draw(tmp_path / "plain.pdf").save()
+    save(draw(tmp_path / "streamed.pdf"), tmp_path / "streamed.pdf")
+    assert (tmp_path / "streamed.pdf").read_bytes() == (tmp_path / "plain.pdf").read_bytes()
+    from reportlab.pdfbase import pdfdoc
+
+    assert pdfdoc.PDFFile.__name__ == "PDFFile"  # ReportLab's own collector is back
+
+
 def test_a_finished_form_and_page_hold_only_compressed_bytes():
     c = Canvas(io.BytesIO(), pageCompression=1)
     c.beginForm("F", 0, 0, 10, 10)

@@ -154,7 +154,8 @@ class Library:
     def _prepare(self):
         from pipeline.build import prepare
 
-        return prepare(self.definition, bleed_mm=0.0)
+        # One process: the server has threads of its own, and a fork copies none of them.
+        return prepare(self.definition, bleed_mm=0.0, jobs=1)
 
     # ------------------------------------------------------------------ cards
 
