@@ -360,8 +360,8 @@ def share_text_sizes(layouts: Layouts, cards: Iterable[Card], painter: CardPaint
 def _fit_and_normalise(prep: Prepared, cards: list[Card], requested: int | None, progress: Progress | None) -> None:
     """Normalise the art and share the rules-text sizes (``share_text_sizes``), on ``jobs``
     processes: a forked child takes every other card and artwork (``pipeline.workers``), hands
-    back its text fits, the cards it could not lay out and the art it made, and the parent
-    merges them. The result is the same as one process's. Art alone still spreads over the
+    back its text fits, its packed faces, the art it made and the cards it could not lay out
+    (with their errors), and the parent merges them. The result is the same as one process's. Art alone still spreads over the
     cores where the text cannot (no fork), unless one process was asked for."""
     jobs = resolve_jobs(requested)
     painter = prep.painter
@@ -389,7 +389,8 @@ def _fit_and_normalise(prep: Prepared, cards: list[Card], requested: int | None,
         failed: dict[str, CardpressError] = {}
         fits = painter.text_fits(_faces(prep.layouts, their_cards, prep.bleed_mm, failed, prep.faces,
                                         counted=counter(theirs, 1, False)))
-        return fits, sorted(failed), painter.known_art(), painter.known_fits(), prep.faces.packed()
+        failures = {cid: str(exc) for cid, exc in failed.items()}
+        return fits, failures, painter.known_art(), painter.known_fits(), prep.faces.packed()
 
     def parent() -> dict:
         painter.prepare_art(my_art, processes=None if requested is None and jobs == 1 else 1, done=counter(mine, 0, True))
@@ -409,10 +410,9 @@ def _fit_and_normalise(prep: Prepared, cards: list[Card], requested: int | None,
     painter.learn_art(known_art)
     painter.learn_fits(known_fits)
     prep.faces.learn(faces)
-    by_id = {card.id: card for card in their_cards}
-    # The child's failures are laid out again here, to keep the real error (rare: bad cards).
-    for _ in _faces(prep.layouts, [by_id[cid] for cid in failed], prep.bleed_mm, prep.face_errors):
-        pass
+    # The child's cards that cannot be laid out keep its message (not rendered again: a template
+    # that ran out of time would take its time again).
+    prep.face_errors.update((cid, WorkerError(message)) for cid, message in failed.items())
     painter.share_fits(my_fits, their_fits)
     show()
 
