@@ -172,6 +172,9 @@ def build(
                                              "(default: long edge).")] = False,
     back_offset: Annotated[str, typer.Option(help="Shift backs by X,Y mm (x right, y up, as printed) to correct "
                                              "a printer's duplex drift.")] = "0,0",
+    jobs: Annotated[Optional[int], typer.Option(min=1, max=2, help="Processes: 2 splits art, text fitting and the "
+                                                "two papers over two cores. Default: 2 when two cores are free.",
+                                                show_default=False)] = None,
 ) -> None:
     """Build print-ready card sheets: DIR/cards-a4.pdf and DIR/cards-letter.pdf.
 
@@ -184,12 +187,15 @@ def build(
     Example: cardpress build duel --paper letter --deck card_data/duel/decks/artillery.yaml --out print/
 
     Example: cardpress build ./my-game --back-offset 0.5,-0.3 --short-edge
+
+    Example: cardpress build ridm --jobs 1   (one process, e.g. beside other work)
     """
     from .build import BuildOptions, build_sheets
 
     papers = (_paper(paper),) if paper else tuple(PAPERS_MM)
     options = BuildOptions(papers=papers, out_dir=out, deck=deck, bleed_mm=bleed, margin_mm=margin, gutter_mm=gutter,
-                           flip="short" if short_edge else "long", back_offset_mm=_parse_offset(back_offset))
+                           flip="short" if short_edge else "long", back_offset_mm=_parse_offset(back_offset),
+                           jobs=jobs)
     with reported(), progress_bar() as progress:
         result = build_sheets(game, options, progress)
     typer.echo(f"{result.game.name}: {result.cards} cards ({result.distinct} distinct)")
