@@ -4,7 +4,7 @@ Run on demand (not in CI):
 
     python benchmarks/bench_images.py                 # 600 cards, 1 and 2 worker processes
     python benchmarks/bench_images.py 60 600 3000     # several sizes
-    python benchmarks/bench_images.py 600 --before OLD_IMAGES_PY   # also time an older images.py
+    python benchmarks/bench_images.py 600 --before REV   # also time the code of git revision REV
 
 The game is bench_build's synthetic one (N distinct cards with realistic Chinese rules text and 200
 shared noisy artworks), so every card is a distinct 300 dpi render (the worst case: no copies to
@@ -14,7 +14,9 @@ figure errs high), plus user+system CPU of the tree. "images" is the time of
 ``write_images`` alone (``prepare`` excluded); art is normalised in a warm-up run first.
 
 Targets (issue 13): peak RSS ≤ 300 MB at any deck size, ≤ 20 ms per card at 600 cards on 2 cores.
-With --before, the older module's per-card PNGs are pixel-compared against the new ones.
+With --before, the tree of git revision REV is exported to a temp folder and run (2 workers)
+from there (the spawned workers import it too), and its per-card PNGs are pixel-compared against
+the new ones.
 
 Measured with the earlier simpler game (600 cards, 2 cores shared with other jobs, load 2-3;
 images = write_images only):
@@ -22,6 +24,11 @@ before (all renders kept, Pillow PNG) 39.4 s, 2841 MB; 1 worker 33.5-35.7 s, 234
 2 workers 18.7 s (31 ms/card), 243 MB for the whole tree: 1.79x over 1 worker.
 With bench_build's game (noisy art, long texts; load 0.8, idle otherwise): 1 worker 38.4 s
 (64 ms/card), 235 MB; 2 workers 27.0 s (45 ms/card), 243 MB: 1.42x.
+Rendered into PNG rows, ISA-L deflate, TTS cells rendered at their size (same run, load 2-3):
+before (12753f9, 2 workers) 44.3 s (73.8 ms/card), 338 MB; now 1 worker 25.4 s (42.3 ms/card),
+236 MB; 2 workers 20.4 s (33.9 ms/card), 264 MB; card PNGs pixel-identical to before. Split at
+load ~1.6 (2 workers, 24.5 ms/card): PDF painting in the parent 4.2 s (7 ms/card, serial),
+rendering 7.1 s (11.8 ms/card), TTS sheets 3.5 s (5.8 ms/card, serial).
 """
 
 from __future__ import annotations
@@ -39,21 +46,18 @@ from bench_build import make_art, make_cards, make_game  # noqa: E402
 from bench_common import machine_load  # noqa: E402
 from bench_common import measure as run_measured  # noqa: E402
 
+REPO = Path(__file__).resolve().parent.parent
+
 RUN = textwrap.dedent('''
     # the guard: the spawned workers import this script as their __main__ module
     if __name__ == "__main__":
-        import importlib.util, json, resource, sys, time
+        import json, sys, time
         from pathlib import Path
         game, out, which = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
         t0 = time.perf_counter()
         from pipeline.build import prepare
-        if which.startswith("file:"):
-            spec = importlib.util.spec_from_file_location("pipeline._images_before", which[5:])
-            mod = importlib.util.module_from_spec(spec); sys.modules[spec.name] = mod; spec.loader.exec_module(mod)
-            write = lambda prep: mod.write_images(prep, out, 300, 25.4 / 8, True)
-        else:
-            from pipeline.images import write_images
-            write = lambda prep: write_images(prep, out, 300, 25.4 / 8, True, workers=int(which))
+        from pipeline.images import write_images
+        write = lambda prep: write_images(prep, out, 300, 25.4 / 8, True, workers=int(which))
         prep = prepare(game, None, 25.4 / 8)
         t1 = time.perf_counter()
         result = write(prep)
@@ -61,6 +65,17 @@ RUN = textwrap.dedent('''
         print("RESULT", json.dumps({"prepare": t1 - t0, "images": t2 - t1, "cards": len(result.cards),
                                      "sheets": len(result.tts_sheets)}))
 ''')
+
+
+def export(rev: str, folder: Path) -> Path:
+    """The repository's tree at ``rev`` in ``folder``: imported through PYTHONPATH by the run and
+    by its spawned workers alike (a module loaded from a file path would not be found by them)."""
+    import subprocess
+
+    folder.mkdir()
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", rev], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder
 
 
 def measure(game: Path, out: Path, which: str, env: dict) -> dict:
@@ -85,22 +100,25 @@ def same_pixels(a: Path, b: Path, names: list[str]) -> bool:
 
 
 def main(sizes: list[int], before: str | None) -> None:
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         make_art(root / "art")
+        old = export(before, root / "before") if before else None
         print(f"{machine_load()}; dpi 300, 1/8\" bleed, TTS sheets on")
         print(f"{'cards':>6} {'variant':>10} {'wall s':>7} {'images s':>9} {'ms/card':>8} {'CPU s':>6} {'peak RSS MB':>12}")
         for n in sizes:
             game = root / f"g{n}"
             make_game(game, make_cards(n), root / "art")
             measure(game, root / f"warm{n}", "1", env)  # normalise the art once
-            variants = ([("before", f"file:{before}")] if before else []) + [("1 worker", "1"), ("2 workers", "2")]
+            variants = [("1 worker", "1", env), ("2 workers", "2", env)]
+            if before:
+                variants.insert(0, ("before", "2", {**env, "PYTHONPATH": str(old)}))
             results = {}
-            for label, which in variants:
-                out = root / f"out{n}-{which.replace('/', '_')[-12:]}"
-                r = measure(game, out, which, env)
+            for label, which, run_env in variants:
+                out = root / f"out{n}-{label.replace(' ', '')}"
+                r = measure(game, out, which, run_env)
                 results[label] = (r, out)
                 print(f"{n:>6} {label:>10} {r['wall']:>7.2f} {r['images']:>9.2f} {1000 * r['images'] / n:>8.1f} "
                       f"{r['cpu']:>6.2f} {r['rss_mb']:>12.0f}", flush=True)
@@ -119,6 +137,6 @@ if __name__ == "__main__":
     before = None
     if "--before" in args:
         i = args.index("--before")
-        before = str(Path(args[i + 1]).resolve())
+        before = args[i + 1]
         del args[i:i + 2]
     main([int(a) for a in args] or [600], before)
