@@ -29,6 +29,11 @@ before (12753f9, 2 workers) 44.3 s (73.8 ms/card), 338 MB; now 1 worker 25.4 s (
 236 MB; 2 workers 20.4 s (33.9 ms/card), 264 MB; card PNGs pixel-identical to before. Split at
 load ~1.6 (2 workers, 24.5 ms/card): PDF painting in the parent 4.2 s (7 ms/card, serial),
 rendering 7.1 s (11.8 ms/card), TTS sheets 3.5 s (5.8 ms/card, serial).
+Tried and dropped: the parent assembling each TTS sheet while the workers render (backs first):
+same run, load ~1: 24.6 -> 23.3 ms/card but 242 -> 318 MB (a 49 MB sheet in the parent while
+both workers are alive), over the 300 MB cap. The CPU floor on 2 cores is ~18 ms/card
+(painting 7 + rendering 23.6 + sheets 5.8 CPU-ms per card, halved), so 20 ms needs the painting
+overlapped with rendering too (pages handed to workers in several PDFs while the rest are painted).
 """
 
 from __future__ import annotations
