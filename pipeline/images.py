@@ -11,8 +11,11 @@ Route (fastest measured): the faces are drawn by the same painter into a one-car
 and rendered by pdfium straight into a PNG's raw row layout, deflated by ISA-L. Memory stays
 flat: each card's TTS cell is rendered from the same page at the cell's own size right after the
 full image, kept on disk as a lossless PNG, and the sheets are assembled from those cells.
-Rendering and encoding (the costs) run in 2 worker processes, each opening the PDF itself and
-taking chunks of its pages; the workers are spawned, importing only pypdfium2, isal and Pillow.
+On two cores every step is split: the card PDF is painted as two halves (a forked child paints
+every other card, ``pipeline.workers``); rendering and encoding (the costs) run in 2 worker
+processes, each opening the PDFs itself and taking chunks of their pages (spawned, importing
+only pypdfium2, isal and Pillow); and the TTS sheets are made by two forked processes, every
+other sheet each.
 """
 
 from __future__ import annotations
@@ -67,11 +70,13 @@ def _render_pdf(prep: Prepared, bleed_mm: float, target: Path | None = None) -> 
     from reportlab.pdfgen.canvas import Canvas
 
     from .build import paint_forms
+    from .render.streams import compress_page, save
 
     size = prep.game.card_size
     w, h = (size.width_mm + 2 * bleed_mm) * mm, (size.height_mm + 2 * bleed_mm) * mm
     buf = io.BytesIO() if target is None else None
-    c = Canvas(buf if buf is not None else str(target), pagesize=(w, h), initialFontName=prep.painter.fonts.regular)
+    c = Canvas(buf if buf is not None else str(target), pagesize=(w, h), initialFontName=prep.painter.fonts.regular,
+               pageCompression=1)
     form_of, back_form = paint_forms([c], prep)
     for name in [*form_of.values(), *back_form.values()]:
         c.saveState()
@@ -79,8 +84,37 @@ def _render_pdf(prep: Prepared, bleed_mm: float, target: Path | None = None) -> 
         c.doForm(name)
         c.restoreState()
         c.showPage()
-    c.save()
-    return buf.getvalue() if buf is not None else None
+        compress_page(c)
+    if buf is not None:
+        c.save()
+        return buf.getvalue()
+    save(c, target)
+    return None
+
+
+def _render_pdfs(prep: Prepared, bleed_mm: float, folder: Path, jobs: int) -> list[tuple[str, int, str]]:
+    """The card PDFs to render, painted on ``jobs`` processes (``pipeline.workers``): with 2, a
+    forked child paints every other card into a PDF of its own while this process paints the
+    rest and the backs. Returns each image's (PDF, page, name) in output order (cards, then backs)."""
+    from dataclasses import replace
+
+    from .workers import halves, in_parallel
+
+    distinct = prep.distinct
+    theirs, mine = halves(distinct) if jobs > 1 else ([], distinct)
+    pdfs = {"theirs": str(folder / "cards-b.pdf"), "mine": str(folder / "cards-a.pdf")}
+
+    def child() -> None:
+        _render_pdf(replace(prep, sequence=theirs, backs={}), bleed_mm, Path(pdfs["theirs"]))
+
+    def parent() -> None:
+        _render_pdf(replace(prep, sequence=mine), bleed_mm, Path(pdfs["mine"]))
+
+    in_parallel(child, parent, jobs)
+    page = {card.id: (pdfs["theirs"], n) for n, card in enumerate(theirs)}
+    page.update((card.id, (pdfs["mine"], n)) for n, card in enumerate(mine))
+    order = [(*page[card.id], card.id) for card in distinct]
+    return order + [(pdfs["mine"], len(mine) + n, f"back-{back}") for n, back in enumerate(prep.backs)]
 
 
 def _png(rows: memoryview, width: int, height: int, dpi: int) -> bytes:
@@ -136,8 +170,16 @@ def tts_cell(prep: Prepared, dpi: int) -> tuple[int, int]:
 _job: dict = {}
 
 
-def _open(pdf: str, dpi: int, cell: tuple[int, int], bleed_mm: float) -> None:
-    _job.update(pdf=pdfium.PdfDocument(pdf), dpi=dpi, cell=cell, bleed_pt=bleed_mm / 25.4 * 72)
+def _open(dpi: int, cell: tuple[int, int], bleed_mm: float) -> None:
+    _job.update(docs={}, dpi=dpi, cell=cell, bleed_pt=bleed_mm / 25.4 * 72)
+
+
+def _document(pdf: str) -> pdfium.PdfDocument:
+    """This worker's open copy of ``pdf`` (each card PDF is opened once per worker)."""
+    docs = _job["docs"]
+    if pdf not in docs:
+        docs[pdf] = pdfium.PdfDocument(pdf)
+    return docs[pdf]
 
 
 def _full_place(page: pdfium.PdfPage, dpi: int) -> tuple[int, int]:
@@ -154,12 +196,11 @@ def _cell_place(page: pdfium.PdfPage, cell: tuple[int, int], bleed_pt: float) ->
     return -round(bleed_pt * sx), -round(bleed_pt * sy), round(page.get_width() * sx), round(page.get_height() * sy)
 
 
-def _render_range(task: tuple[int, list[tuple[Path, Path | None]]]) -> tuple[int, tuple[int, int]]:
-    """Render pages ``start, start+1, …`` to their PNG paths (and their TTS cells, when asked)."""
-    start, paths = task
+def _render_range(task: list[tuple[str, int, Path, Path | None]]) -> tuple[int, tuple[int, int]]:
+    """Render each (PDF, page, PNG path, TTS cell path or None) of ``task``."""
     dpi, size = _job["dpi"], (0, 0)
-    for n, (png, cell_png) in enumerate(paths, start):
-        page = _job["pdf"][n]
+    for pdf, n, png, cell_png in task:
+        page = _document(pdf)[n]
         size = _full_place(page, dpi)
         rows = _render_rows(page, *size, (0, 0, *size))
         with atomic_write(png) as tmp:
@@ -169,12 +210,12 @@ def _render_range(task: tuple[int, list[tuple[Path, Path | None]]]) -> tuple[int
             cell = _job["cell"]
             cell_png.write_bytes(_png(_render_rows(page, *cell, _cell_place(page, cell, _job["bleed_pt"])), *cell, dpi))
         page.close()
-    return len(paths), size
+    return len(task), size
 
 
 def _close() -> None:
-    if "pdf" in _job:
-        _job.pop("pdf").close()
+    for doc in _job.pop("docs", {}).values():
+        doc.close()
 
 
 # --- parent side ---------------------------------------------------------------------------------
@@ -192,12 +233,11 @@ def write_images(prep: Prepared, out_dir: Path, dpi: int = 300, bleed_mm: float 
     cell = tts_cell(prep, dpi)
     with tempfile.TemporaryDirectory(prefix="cardpress-images-") as tmp:
         work = Path(tmp)
-        pdf = work / "cards.pdf"
-        _render_pdf(prep, bleed_mm, pdf)
-        pngs = [output_path(out_dir / "images", f"{name}.png") for name in names]
-        cells = {name: work / f"{n}.png" for n, name in enumerate(names)} if tts else {}
-        pairs = [(png, cells.get(name)) for png, name in zip(pngs, names)]
-        tasks = [(i, pairs[i:i + CHUNK]) for i in range(0, len(pairs), CHUNK)]
+        pages = _render_pdfs(prep, bleed_mm, work, 2 if workers > 1 else 1)
+        pngs = [output_path(out_dir / "images", f"{name}.png") for _, _, name in pages]
+        cells = {name: work / f"{n}.png" for n, (_, _, name) in enumerate(pages)} if tts else {}
+        jobs = [(pdf, page, png, cells.get(name)) for (pdf, page, name), png in zip(pages, pngs)]
+        tasks = [jobs[i:i + CHUNK] for i in range(0, len(jobs), CHUNK)]
         done = 0
 
         def finished(count: int, size: tuple[int, int]) -> None:
@@ -208,7 +248,7 @@ def write_images(prep: Prepared, out_dir: Path, dpi: int = 300, bleed_mm: float 
                 progress("card images", done, len(names))
 
         if workers <= 1:
-            _open(str(pdf), dpi, cell, bleed_mm)
+            _open(dpi, cell, bleed_mm)
             try:
                 for task in tasks:
                     finished(*_render_range(task))
@@ -216,36 +256,63 @@ def write_images(prep: Prepared, out_dir: Path, dpi: int = 300, bleed_mm: float 
                 _close()
         else:
             ctx = multiprocessing.get_context("spawn")
-            with ctx.Pool(workers, initializer=_open, initargs=(str(pdf), dpi, cell, bleed_mm)) as pool:
+            with ctx.Pool(workers, initializer=_open, initargs=(dpi, cell, bleed_mm)) as pool:
                 for count, size in pool.imap(_render_range, tasks):
                     finished(count, size)
         for png, name in zip(pngs, names):
             (result.backs if name.startswith("back-") else result.cards).append(png)
         if tts:
-            _tts(prep, cells, out_dir / "tts", result, progress)
+            _tts(prep, cells, out_dir / "tts", result, progress, 2 if workers > 1 else 1)
     return result
 
 
 def _tts(prep: Prepared, cells: dict[str, Path], folder: Path, result: ImagesResult,
-         progress: Progress | None) -> None:
+         progress: Progress | None, jobs: int) -> None:
+    """The TTS sheets from the cells, on ``jobs`` processes: a forked child makes every other
+    sheet (decoding 69 cells and encoding a 16-megapixel JPEG is most of the time), one sheet at
+    a time in each process, so memory holds at most one sheet per process."""
+    from .workers import Shared, halves, in_parallel
+
     def load(name: str) -> Image.Image:
         with Image.open(cells[name]) as im:
             return im.convert("RGB")
 
     per_sheet = TTS_COLS * TTS_ROWS - 1  # the last slot is the hidden-card image
-    sheets = [prep.sequence[i:i + per_sheet] for i in range(0, len(prep.sequence), per_sheet)]
-    for s, batch in enumerate(sheets):
-        hidden = load(f"back-{prep.back_of(batch[0])}")
-        cell_w, cell_h = hidden.size
-        sheet = Image.new("RGB", (cell_w * TTS_COLS, cell_h * TTS_ROWS), "white")
-        thumbs: dict[str, Image.Image] = {}  # this sheet's copies share one load
-        for slot, card in enumerate(batch):
-            thumb = thumbs.get(card.id) or thumbs.setdefault(card.id, load(card.id))
-            sheet.paste(thumb, ((slot % TTS_COLS) * cell_w, (slot // TTS_COLS) * cell_h))
-        sheet.paste(hidden, ((TTS_COLS - 1) * cell_w, (TTS_ROWS - 1) * cell_h))
-        result.tts_sheets.append(_save(sheet, output_path(folder, f"sheet-{s + 1:02d}.jpg"), quality=90))
-        del sheet, thumbs
+    sheets = [(s, prep.sequence[i:i + per_sheet]) for s, i in enumerate(range(0, len(prep.sequence), per_sheet))]
+    theirs, mine = halves(sheets) if jobs > 1 else ([], sheets)
+    their_done = Shared(1)
+    my_done = [0]
+
+    def show() -> None:
         if progress:
-            progress("TTS sheets", s + 1, len(sheets))
+            progress("TTS sheets", my_done[0] + their_done[0], len(sheets))
+
+    def make(batch: list, count) -> list[tuple[int, str]]:
+        written = []
+        for s, cards in batch:
+            hidden = load(f"back-{prep.back_of(cards[0])}")
+            cell_w, cell_h = hidden.size
+            sheet = Image.new("RGB", (cell_w * TTS_COLS, cell_h * TTS_ROWS), "white")
+            thumbs: dict[str, Image.Image] = {}  # this sheet's copies share one load
+            for slot, card in enumerate(cards):
+                thumb = thumbs.get(card.id) or thumbs.setdefault(card.id, load(card.id))
+                sheet.paste(thumb, ((slot % TTS_COLS) * cell_w, (slot // TTS_COLS) * cell_h))
+            sheet.paste(hidden, ((TTS_COLS - 1) * cell_w, (TTS_ROWS - 1) * cell_h))
+            written.append((s, str(_save(sheet, output_path(folder, f"sheet-{s + 1:02d}.jpg"), quality=90))))
+            del sheet, thumbs
+            count(len(written))
+        return written
+
+    def their_count(n: int) -> None:
+        their_done[0] = n
+
+    def my_count(n: int) -> None:
+        my_done[0] = n
+        show()
+
+    mine_written, theirs_written = in_parallel(lambda: make(theirs, their_count), lambda: make(mine, my_count),
+                                               jobs, waiting=show)
+    result.tts_sheets.extend(Path(path) for _, path in sorted(mine_written + theirs_written))
+    show()
     for back in prep.backs:
         result.tts_backs.append(_save(load(f"back-{back}"), output_path(folder, f"back-{back}.jpg"), quality=90))

@@ -14,6 +14,7 @@ server) passes ``jobs=1``.
 
 from __future__ import annotations
 
+import gc
 import marshal
 import multiprocessing
 import os
@@ -101,6 +102,10 @@ def in_parallel(child: Callable[[], T], parent: Callable[[], U], jobs: int,
         send.close()
 
     process = ctx.Process(target=run, name="cardpress-worker", daemon=True)
+    # Objects the two processes share stay shared: the cyclic collector writes to every object
+    # it visits, which would copy each page of them into the child (and into the parent, for
+    # whichever collects first). Frozen, it skips them until the child is done.
+    gc.freeze()
     with warnings.catch_warnings():
         # Python ≥ 3.12 warns when a process with threads forks (a progress bar's refresh
         # thread, say): the child runs none of them and takes no lock they hold.
@@ -123,6 +128,7 @@ def in_parallel(child: Callable[[], T], parent: Callable[[], U], jobs: int,
     finally:
         process.join()
         receive.close()
+        gc.unfreeze()
     if kind == "error":
         raise WorkerError(value)
     if kind == "oserror":

@@ -108,3 +108,24 @@ def test_tts_cells_are_the_card_images_trimmed_and_resized(tmp_path):
         for j, other in enumerate(ids):
             if other != card_id:  # the scaffold's closest pair of faces differ by ~5
                 assert np.abs(slot(j) - expected).mean() > 4, (card_id, other)
+
+
+def test_a_deck_of_several_tts_sheets_is_split_over_two_processes_and_comes_out_the_same(tmp_path):
+    """With two cores the card PDF is painted in two halves and the TTS sheets are made by two
+    processes, every other sheet each; the files are the ones one process writes, in order."""
+    from pipeline.build import prepare
+    from pipeline.images import TTS_COLS, TTS_ROWS, write_images
+
+    game = scaffold(tmp_path / "g", "多张")
+    spec = game / "game.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("max_size: 60", "max_size: 200")
+                    .replace("max_copies: 3", "max_copies: 40"), encoding="utf-8")
+    deck = game / "decks" / "big.yaml"
+    deck.write_text("name: 大卡组\ncards:\n  scout: 40\n  guardian: 40\n  spark: 40\n  insight: 40\n", encoding="utf-8")
+    prep = prepare(game, deck, 25.4 / 8)
+    one = write_images(prep, tmp_path / "one", 72, 25.4 / 8, True, workers=1)
+    two = write_images(prep, tmp_path / "two", 72, 25.4 / 8, True, workers=2)
+    per_sheet = TTS_COLS * TTS_ROWS - 1
+    assert [p.name for p in two.tts_sheets] == [f"sheet-{n:02d}.jpg" for n in range(1, -(-160 // per_sheet) + 1)]
+    for a, b in zip(one.cards + one.backs + one.tts_sheets, two.cards + two.backs + two.tts_sheets, strict=True):
+        assert a.name == b.name and a.read_bytes() == b.read_bytes(), a.name
