@@ -85,12 +85,12 @@ def export(rev: str, folder: Path) -> Path:
 
 def measure(game: Path, out: Path, which: str, env: dict) -> dict:
     """One run of ``write_images`` in a fresh process (``bench_common.measure``: wall, CPU and
-    peak RSS of the whole process tree) and what the run itself timed."""
+    peak RSS and PSS of the whole process tree) and what the run itself timed."""
     script = out.parent / "run_images.py"
     script.write_text(RUN)
     run = run_measured([sys.executable, str(script), str(game), str(out), which], env=env)
     data = json.loads(run.stdout.strip().splitlines()[-1].split(" ", 1)[1])
-    data.update(wall=run.wall, cpu=run.cpu, rss_mb=run.rss_mb)
+    data.update(wall=run.wall, cpu=run.cpu, rss_mb=run.rss_mb, pss_mb=run.pss_mb)
     return data
 
 
@@ -112,7 +112,7 @@ def main(sizes: list[int], before: str | None) -> None:
         make_art(root / "art")
         old = export(before, root / "before") if before else None
         print(f"{machine_load()}; dpi 300, 1/8\" bleed, TTS sheets on")
-        print(f"{'cards':>6} {'variant':>10} {'wall s':>7} {'images s':>9} {'ms/card':>8} {'CPU s':>6} {'peak RSS MB':>12}")
+        print(f"{'cards':>6} {'variant':>10} {'wall s':>7} {'images s':>9} {'ms/card':>8} {'CPU s':>6} {'peak RSS MB':>12} {'PSS MB':>7}")
         for n in sizes:
             game = root / f"g{n}"
             make_game(game, make_cards(n), root / "art")
@@ -126,7 +126,7 @@ def main(sizes: list[int], before: str | None) -> None:
                 r = measure(game, out, which, run_env)
                 results[label] = (r, out)
                 print(f"{n:>6} {label:>10} {r['wall']:>7.2f} {r['images']:>9.2f} {1000 * r['images'] / n:>8.1f} "
-                      f"{r['cpu']:>6.2f} {r['rss_mb']:>12.0f}", flush=True)
+                      f"{r['cpu']:>6.2f} {r['rss_mb']:>12.0f} {r['pss_mb']:>7.0f}", flush=True)
             one, two = results["1 worker"][0], results["2 workers"][0]
             print(f"{n:>6} speed-up of images, 2 workers vs 1: {one['images'] / two['images']:.2f}×")
             if before:

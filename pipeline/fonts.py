@@ -350,6 +350,18 @@ def load_font_files(fonts: FontSet) -> None:
         getattr(pdfmetrics.getFont(name).face, "_ttf_data")
 
 
+def release_font_files(fonts: FontSet) -> None:
+    """Drop the font files' bytes read to embed subsets (21 MB) once the PDFs are written; a face
+    restored from the registration cache reads its file again if another PDF needs it (a face
+    parsed in this process keeps them: it has no way back to the file)."""
+    from reportlab.pdfbase import pdfmetrics
+
+    for name in (fonts.regular, fonts.bold):
+        face = pdfmetrics.getFont(name).face
+        if isinstance(face, _cached_face_class()) and "_ttf_data" in face.__dict__:
+            del face._ttf_data
+
+
 #: Bump when the subsetter's output for the same options changes (a fontTools upgrade is keyed too).
 _SUBSET_VERSION = "1"
 

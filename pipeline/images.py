@@ -14,8 +14,8 @@ full image, kept on disk as a lossless PNG, and the sheets are assembled from th
 On two cores every step is split: the card PDF is painted as two halves (a forked child paints
 every other card, ``pipeline.workers``); rendering and encoding (the costs) run in 2 worker
 processes, each opening the PDFs itself and taking chunks of their pages (spawned, importing
-only pypdfium2, isal and Pillow); and the TTS sheets are made by two forked processes, every
-other sheet each.
+only pypdfium2, isal and Pillow), and the same workers then make the TTS sheets, one each at a
+time.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from isal import isal_zlib
 from PIL import Image
 
 from .atomic import atomic_write, output_path
+from .fonts import release_font_files
 
 if TYPE_CHECKING:
     from .build import Prepared, Progress
@@ -175,9 +176,13 @@ def _open(dpi: int, cell: tuple[int, int], bleed_mm: float) -> None:
 
 
 def _document(pdf: str) -> pdfium.PdfDocument:
-    """This worker's open copy of ``pdf`` (each card PDF is opened once per worker)."""
+    """This worker's open copy of ``pdf``. Pages come PDF by PDF, so the previous one is closed
+    when the next is opened: pdfium keeps what a document decoded (its art) until it is closed."""
     docs = _job["docs"]
     if pdf not in docs:
+        for other in docs.values():
+            other.close()
+        docs.clear()
         docs[pdf] = pdfium.PdfDocument(pdf)
     return docs[pdf]
 
@@ -234,9 +239,10 @@ def write_images(prep: Prepared, out_dir: Path, dpi: int = 300, bleed_mm: float 
     with tempfile.TemporaryDirectory(prefix="cardpress-images-") as tmp:
         work = Path(tmp)
         pages = _render_pdfs(prep, bleed_mm, work, 2 if workers > 1 else 1)
+        release_font_files(prep.painter.fonts)  # painted: the workers render from the PDFs
         pngs = [output_path(out_dir / "images", f"{name}.png") for _, _, name in pages]
         cells = {name: work / f"{n}.png" for n, (_, _, name) in enumerate(pages)} if tts else {}
-        jobs = [(pdf, page, png, cells.get(name)) for (pdf, page, name), png in zip(pages, pngs)]
+        jobs = sorted((pdf, page, png, cells.get(name)) for (pdf, page, name), png in zip(pages, pngs))
         tasks = [jobs[i:i + CHUNK] for i in range(0, len(jobs), CHUNK)]
         done = 0
 
@@ -247,6 +253,12 @@ def write_images(prep: Prepared, out_dir: Path, dpi: int = 300, bleed_mm: float 
             if progress:
                 progress("card images", done, len(names))
 
+        sheets = _sheet_tasks(prep, cells, out_dir / "tts") if tts else []
+
+        def made(count: int) -> None:
+            if progress:
+                progress("TTS sheets", count, len(sheets))
+
         if workers <= 1:
             _open(dpi, cell, bleed_mm)
             try:
@@ -254,65 +266,57 @@ def write_images(prep: Prepared, out_dir: Path, dpi: int = 300, bleed_mm: float 
                     finished(*_render_range(task))
             finally:
                 _close()
+            for n, task in enumerate(sheets):
+                result.tts_sheets.append(Path(_make_sheet(task)))
+                made(n + 1)
         else:
             ctx = multiprocessing.get_context("spawn")
             with ctx.Pool(workers, initializer=_open, initargs=(dpi, cell, bleed_mm)) as pool:
                 for count, size in pool.imap(_render_range, tasks):
                     finished(count, size)
+                # The sheets in the same light workers, one at a time each (a sheet is 49 MB).
+                for n, sheet in enumerate(pool.imap(_make_sheet, sheets)):
+                    result.tts_sheets.append(Path(sheet))
+                    made(n + 1)
         for png, name in zip(pngs, names):
             (result.backs if name.startswith("back-") else result.cards).append(png)
-        if tts:
-            _tts(prep, cells, out_dir / "tts", result, progress, 2 if workers > 1 else 1)
+        for back in prep.backs if tts else ():
+            result.tts_backs.append(_save(_load_cell(str(cells[f"back-{back}"])),
+                                          output_path(out_dir / "tts", f"back-{back}.jpg"), quality=90))
     return result
 
 
-def _tts(prep: Prepared, cells: dict[str, Path], folder: Path, result: ImagesResult,
-         progress: Progress | None, jobs: int) -> None:
-    """The TTS sheets from the cells, on ``jobs`` processes: a forked child makes every other
-    sheet (decoding 69 cells and encoding a 16-megapixel JPEG is most of the time), one sheet at
-    a time in each process, so memory holds at most one sheet per process."""
-    from .workers import Shared, halves, in_parallel
-
-    def load(name: str) -> Image.Image:
-        with Image.open(cells[name]) as im:
-            return im.convert("RGB")
-
+def _sheet_tasks(prep: Prepared, cells: dict[str, Path], folder: Path) -> list[tuple[str, list[str], str]]:
+    """One task per TTS sheet: (its file, the cell image of each slot in print order, the
+    hidden-card cell for the last slot)."""
     per_sheet = TTS_COLS * TTS_ROWS - 1  # the last slot is the hidden-card image
-    sheets = [(s, prep.sequence[i:i + per_sheet]) for s, i in enumerate(range(0, len(prep.sequence), per_sheet))]
-    theirs, mine = halves(sheets) if jobs > 1 else ([], sheets)
-    their_done = Shared(1)
-    my_done = [0]
+    tasks = []
+    for s, i in enumerate(range(0, len(prep.sequence), per_sheet)):
+        cards = prep.sequence[i:i + per_sheet]
+        tasks.append((str(output_path(folder, f"sheet-{s + 1:02d}.jpg")), [str(cells[card.id]) for card in cards],
+                      str(cells[f"back-{prep.back_of(cards[0])}"])))
+    return tasks
 
-    def show() -> None:
-        if progress:
-            progress("TTS sheets", my_done[0] + their_done[0], len(sheets))
 
-    def make(batch: list, count) -> list[tuple[int, str]]:
-        written = []
-        for s, cards in batch:
-            hidden = load(f"back-{prep.back_of(cards[0])}")
-            cell_w, cell_h = hidden.size
-            sheet = Image.new("RGB", (cell_w * TTS_COLS, cell_h * TTS_ROWS), "white")
-            thumbs: dict[str, Image.Image] = {}  # this sheet's copies share one load
-            for slot, card in enumerate(cards):
-                thumb = thumbs.get(card.id) or thumbs.setdefault(card.id, load(card.id))
-                sheet.paste(thumb, ((slot % TTS_COLS) * cell_w, (slot // TTS_COLS) * cell_h))
-            sheet.paste(hidden, ((TTS_COLS - 1) * cell_w, (TTS_ROWS - 1) * cell_h))
-            written.append((s, str(_save(sheet, output_path(folder, f"sheet-{s + 1:02d}.jpg"), quality=90))))
-            del sheet, thumbs
-            count(len(written))
-        return written
+def _load_cell(path: str) -> Image.Image:
+    with Image.open(path) as im:
+        return im.convert("RGB")
 
-    def their_count(n: int) -> None:
-        their_done[0] = n
 
-    def my_count(n: int) -> None:
-        my_done[0] = n
-        show()
-
-    mine_written, theirs_written = in_parallel(lambda: make(theirs, their_count), lambda: make(mine, my_count),
-                                               jobs, waiting=show)
-    result.tts_sheets.extend(Path(path) for _, path in sorted(mine_written + theirs_written))
-    show()
-    for back in prep.backs:
-        result.tts_backs.append(_save(load(f"back-{back}"), output_path(folder, f"back-{back}.jpg"), quality=90))
+def _make_sheet(task: tuple[str, list[str], str]) -> str:
+    """Assemble and write one TTS sheet (in a worker: a 16-megapixel sheet and one cell in memory)."""
+    target, slots, hidden_path = task
+    docs = _job.get("docs", {})
+    for doc in docs.values():  # the rendering is over: drop what pdfium decoded
+        doc.close()
+    docs.clear()
+    hidden = _load_cell(hidden_path)
+    cell_w, cell_h = hidden.size
+    sheet = Image.new("RGB", (cell_w * TTS_COLS, cell_h * TTS_ROWS), "white")
+    last: tuple[str, Image.Image] | None = None  # a deck's copies follow each other: one load each
+    for slot, cell in enumerate(slots):
+        if last is None or last[0] != cell:
+            last = (cell, _load_cell(cell))
+        sheet.paste(last[1], ((slot % TTS_COLS) * cell_w, (slot // TTS_COLS) * cell_h))
+    sheet.paste(hidden, ((TTS_COLS - 1) * cell_w, (TTS_ROWS - 1) * cell_h))
+    return str(_save(sheet, Path(target), quality=90))
