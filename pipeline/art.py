@@ -116,10 +116,12 @@ def normalised_art(src: Path, box_w_mm: float, box_h_mm: float) -> Path:
             return hit
     img = open_image(data, src)
     try:
-        img = ImageOps.exif_transpose(img)
+        ImageOps.exif_transpose(img, in_place=True)  # turned only if EXIF says so, no copy otherwise
         img = to_display_mode(img)
         alpha = _has_alpha(img)
-        img = img.convert("RGBA" if alpha else "RGB")
+        mode = "RGBA" if alpha else "RGB"
+        if img.mode != mode:  # convert() copies even to the same mode: 2 ms a 300 dpi artwork
+            img = img.convert(mode)
         # Cover-fit: crop to the box's aspect ratio, then shrink (never enlarge).
         w, h = img.size
         ratio = target[0] / target[1]

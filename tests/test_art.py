@@ -78,3 +78,18 @@ def test_unreadable_art_is_a_clear_error(tmp_path):
     assert result.exit_code == 1
     assert "scout.png" in result.output and "cannot read image" in result.output
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_a_photo_turned_by_its_exif_orientation_is_printed_upright(tmp_path, monkeypatch):
+    from pipeline.art import normalised_art
+
+    monkeypatch.setenv("CARDPRESS_CACHE", str(tmp_path / "cache"))
+    img = Image.new("RGB", (1200, 760), (200, 20, 20))
+    img.paste((20, 20, 200), (600, 0, 1200, 760))  # left red, right blue as stored
+    exif = Image.Exif()
+    exif[0x0112] = 3  # "rotate 180° to display": shown, the left half is blue
+    img.save(tmp_path / "photo.jpg", quality=95, exif=exif)
+    out = normalised_art(tmp_path / "photo.jpg", 54.0, 34.0)
+    with Image.open(out) as shown:
+        left, right = shown.getpixel((10, shown.height // 2)), shown.getpixel((shown.width - 10, shown.height // 2))
+    assert left[2] > 150 and left[0] < 80 and right[0] > 150 and right[2] < 80
