@@ -14,6 +14,14 @@ from pipeline.layout.elements import Element, pack, unpack
 from pipeline.render.streams import compress_form, compress_page
 
 
+@pytest.fixture(autouse=True)
+def binary_streams(monkeypatch):
+    """As the pipeline draws (pipeline.draw turns ASCII85 off); with it on, nothing is compressed early."""
+    from reportlab import rl_config
+
+    monkeypatch.setattr(rl_config, "useA85", 0)
+
+
 def _pdf(compress: bool, page_compression: int = 1) -> bytes:
     buf = io.BytesIO()
     c = Canvas(buf, invariant=1, pageCompression=page_compression)
@@ -38,6 +46,13 @@ def _pdf(compress: bool, page_compression: int = 1) -> bytes:
 @pytest.mark.parametrize("page_compression", [1, 0])
 def test_compressing_early_writes_the_same_pdf(page_compression):
     assert _pdf(True, page_compression) == _pdf(False, page_compression)
+
+
+def test_with_ascii85_on_nothing_is_compressed_early_and_the_pdf_is_the_same(monkeypatch):
+    from reportlab import rl_config
+
+    monkeypatch.setattr(rl_config, "useA85", 1)
+    assert _pdf(True) == _pdf(False)
 
 
 def test_saving_object_by_object_writes_the_same_pdf(tmp_path):
