@@ -336,6 +336,45 @@ def cards(game: GameArg,
 
 
 @app.command(rich_help_panel="Production")
+def schema(game: GameArg,
+           out: Annotated[Optional[Path], typer.Option(
+               "--out", help="Folder to write the three schemas into. Default: GAME/schemas for a game folder "
+               "(where the `$schema` lines of `cardpress new` point), dist/GAME/schemas for a shipped game.",
+               show_default=False)] = None) -> None:
+    """Write JSON Schemas (draft 2020-12) of a game's files, so an editor completes and checks them.
+
+    Three files: game.schema.json (game.yaml), cards.schema.json (the game's YAML card files:
+    its card types, each type's fields with their ranges, enum values and required fields) and
+    deck.schema.json (deck files: the game's card ids, 1 to the copy limit each). Titles and
+    descriptions are the game's Chinese labels. The game and its cards must load (else: the
+    problems, and nothing is written).
+
+    To use one in VS Code (YAML extension) or another editor with the YAML language server, make
+    this the first line of the file: `# yaml-language-server: $schema=schemas/game.schema.json`
+    (from a card or deck file: `$schema=../schemas/cards.schema.json`). `cardpress new` writes
+    these lines and the schemas. Run the command again after changing game.yaml or the cards.
+    What a schema cannot say (duplicate ids, missing art, deck size) `cardpress check` reports.
+
+    Example: cardpress schema ./my-game
+
+    Example: cardpress schema duel --out ./duel-schemas
+    """
+    from engine.cards import load_cards
+    from engine.definitions import load_game
+
+    from .outputs.schema import default_folder, write_schemas
+
+    with reported():
+        definition = load_game(game)
+        all_cards = load_cards(definition)
+        folder = out if out is not None else default_folder(definition)
+        paths = write_schemas(definition, all_cards, folder)
+    typer.echo(f"schemas of {definition.name} written to {folder}:")
+    for path in paths:
+        typer.echo(f"  {path.name}")
+
+
+@app.command(rich_help_panel="Production")
 def new(path: Annotated[Path, typer.Argument(help="Folder to create (must not exist or be empty).")],
         name: Annotated[Optional[str], typer.Option(help="The game's display name.")] = None) -> None:
     """Scaffold a new game folder that checks and builds at once.

@@ -121,6 +121,10 @@ type_colors:
 STARTER_FILES = ("rulebook.md.j2", "glossary.yaml")
 
 
+#: Scaffolded YAML files and the schema (``pipeline.outputs.schema.FILES``) each one names.
+SCHEMA_OF = {"game.yaml": "game", "cards/cards.yaml": "cards", "decks/starter.yaml": "deck"}
+
+
 class ScaffoldError(CardpressError):
     """The target folder exists and is not empty."""
 
@@ -147,9 +151,30 @@ def scaffold(path: Path, name: str | None = None) -> Path:
     starter = templates_root() / STARTER
     for file in STARTER_FILES:
         files[f"templates/{file}"] = (starter / file).read_text(encoding="utf-8")
+    from .outputs.schema import schema_line
+
+    # The YAML language server (VS Code's YAML extension) reads a comment line naming a schema
+    # (the first path after ``$schema=``; the rest of the line is free): the editor then
+    # completes and checks the files against this game's schemas/. It opens the file's first
+    # comment, so every line keeps its number (a designer's error messages name lines).
+    for rel, kind in SCHEMA_OF.items():
+        text, line = files[rel], schema_line(kind, rel.count("/"))
+        files[rel] = f"{line} — {text[2:]}" if text.startswith("# ") else f"{line}\n{text}"
     for rel, text in files.items():
         target = path / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     (path / "art").mkdir(exist_ok=True)
+    write_game_schemas(path)
     return path
+
+
+def write_game_schemas(path: Path) -> list[Path]:
+    """The folder's ``schemas/`` (``cardpress schema``), from the game.yaml and cards it holds."""
+    from engine.cards import load_cards
+    from engine.definitions import load_game
+
+    from .outputs.schema import SCHEMA_DIR, write_schemas
+
+    game = load_game(path)
+    return write_schemas(game, load_cards(game), path / SCHEMA_DIR)

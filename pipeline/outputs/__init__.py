@@ -1,0 +1,1 @@
+"""What a user takes away from a game: one module per output (DESIGN.md, pipeline/outputs/)."""
