@@ -1,8 +1,13 @@
 """Card data: load cards from YAML, CSV and XLSX into one validated, frozen model.
 
 A game folder's ``cards/`` holds any mix of ``*.yaml``/``*.yml`` (a list of card mappings),
-``*.csv`` (UTF-8, header row = field ids) and ``*.xlsx`` (first sheet, header row = field ids).
-The same card reads the same from all three. An empty CSV/XLSX cell means "not given".
+``*.csv`` and ``*.xlsx`` (first sheet). The same card reads the same from all three. An empty
+CSV/XLSX cell means "not given".
+
+Spreadsheets (``engine.data.sheets``): a CSV may be UTF-8 (with or without BOM), GB18030/GBK (Chinese
+Excel's plain "CSV") or UTF-16 with a BOM; the header row holds field ids or the field labels of
+``game.yaml`` (``编号,名称,费用``); a card's ``type`` may be its type's name (``实体``) when only one
+type has that name.
 
 Every problem is collected, not just the first: unknown field, wrong type, value out of range,
 duplicate id, missing required field, art file named but missing, malformed file.
@@ -21,12 +26,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterator, Mapping
 
+from .data.sheets import HeaderMap, decode_csv, delimiter_of, type_names
 from .definitions import FieldSpec, GameDefinition
 from .errors import DataError, Location, Problem
-from .limits import (MAX_FIELD_CHARS, MAX_INT_DIGITS, MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, MAX_XLSX_RATIO,
+from .limits import (MAX_FIELD_CHARS, MAX_TEXT_FILE_BYTES, MAX_INT_DIGITS, MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, MAX_XLSX_RATIO,
                      MAX_XLSX_UNPACKED_BYTES)
 from .paths import UnsafePath, check_regular, confine, read_bounded
-from .yamlio import line_of, load_yaml, read_text
+from .yamlio import line_of, load_yaml
 
 CARD_SUFFIXES = (".yaml", ".yml", ".csv", ".xlsx")
 ART_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")
@@ -71,7 +77,7 @@ class _RawCard:
 # ---------------------------------------------------------------------------- readers
 
 
-def _read_yaml(path: Path) -> Iterator[_RawCard]:
+def _read_yaml(path: Path, game: GameDefinition) -> Iterator[_RawCard]:
     raw = load_yaml(path)
     if raw is None:
         return
@@ -105,13 +111,14 @@ def _csv_cell(value: str) -> str | None:
     return csv_unescape(value) if value else None
 
 
-def _rows_to_cards(path: Path, header: list[Any], rows: Iterator[tuple[int, list[Any]]],
+def _rows_to_cards(path: Path, game: GameDefinition, header: list[Any], rows: Iterator[tuple[int, list[Any]]],
                    cell=_cell) -> Iterator[_RawCard]:
-    names = [str(h).strip() if h is not None else "" for h in header]
-    if "id" not in names:
-        raise DataError(Problem("header row has no 'id' column", Location(path, row=1)))
+    names = HeaderMap(game).map_header(path, header)
+    by_name = type_names(game)
     for row_no, cells in rows:
         values = {n: cell(c) for n, c in zip(names, cells) if n}
+        if isinstance(values.get("type"), str) and values["type"] not in game.card_types:
+            values["type"] = by_name.get(values["type"], values["type"])
         if all(v is None for v in values.values()):
             continue  # blank line in a sheet
         if len(cells) > len(names) and any(cell(c) is not None for c in cells[len(names):]):
@@ -126,19 +133,26 @@ def csv_unescape(value: str) -> str:
     return value
 
 
-def _read_csv(path: Path) -> Iterator[_RawCard]:
-    text = read_text(path, "CSV file")
+def _read_csv(path: Path, game: GameDefinition) -> Iterator[_RawCard]:
+    try:
+        data = read_bounded(path, MAX_TEXT_FILE_BYTES, "CSV file")
+    except OSError as exc:
+        raise DataError(Problem(f"cannot read: {exc.strerror or exc}", Location(path))) from None
+    except UnsafePath as exc:  # a folder, FIFO or device, or too large
+        raise DataError(Problem(str(exc), Location(path))) from None
+    text, _encoding = decode_csv(path, data)
     if "\0" in text:
         line = text.count("\n", 0, text.index("\0")) + 1
         raise DataError(Problem("the file contains NUL bytes: not a CSV text file (save it as CSV UTF-8)",
                                 Location(path, row=line)))
     try:
-        rows = list(csv.reader(io.StringIO(text), strict=True))
+        rows = list(csv.reader(io.StringIO(text), delimiter=delimiter_of(text), strict=True))
     except csv.Error as exc:
         raise DataError(Problem(f"malformed CSV: {exc}", Location(path))) from None
     if not rows:
         return
-    yield from _rows_to_cards(path, rows[0], ((i + 2, r) for i, r in enumerate(rows[1:])), _csv_cell)
+    header = [csv_unescape(h.strip()) for h in rows[0]]  # the export escapes a label like any cell
+    yield from _rows_to_cards(path, game, header, ((i + 2, r) for i, r in enumerate(rows[1:])), _csv_cell)
 
 
 def _check_zip(path: Path, data: bytes) -> None:
@@ -189,7 +203,7 @@ def _sheet_rows(path: Path, book) -> list[list[Any]]:
     return rows
 
 
-def _read_xlsx(path: Path) -> Iterator[_RawCard]:
+def _read_xlsx(path: Path, game: GameDefinition) -> Iterator[_RawCard]:
     import openpyxl  # imported here: only designers with spreadsheets pay for it
 
     try:
@@ -215,7 +229,7 @@ def _read_xlsx(path: Path) -> Iterator[_RawCard]:
         book.close()
     if not rows:
         return
-    yield from _rows_to_cards(path, rows[0], ((i + 2, r) for i, r in enumerate(rows[1:])))
+    yield from _rows_to_cards(path, game, rows[0], ((i + 2, r) for i, r in enumerate(rows[1:])))
 
 
 READERS = {".yaml": _read_yaml, ".yml": _read_yaml, ".csv": _read_csv, ".xlsx": _read_xlsx}
@@ -414,7 +428,7 @@ def read_cards(game: GameDefinition, files: list[Path] | None = None) -> tuple[l
                 problems.append(Problem(str(exc), Location(path)))
                 continue
         try:
-            raws = list(reader(path))
+            raws = list(reader(path, game))
         except DataError as exc:
             problems.extend(exc.problems)
             continue
