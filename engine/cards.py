@@ -353,7 +353,8 @@ def validate_card(game: GameDefinition, raw: _RawCard, problems: list[Problem]) 
     if not isinstance(type_id, str) or type_id not in game.card_types:
         problems.append(
             Problem(
-                f"unknown card type {_shown(type_id)}; this game has: {', '.join(game.card_types)}",
+                f"unknown card type {_shown(type_id)}; this game has: "
+                + ", ".join(f"{t} ({c.name})" for t, c in game.card_types.items()),
                 where("type"), label, "type",
             )
         )

@@ -226,3 +226,26 @@ def test_cards_command_csv_opens_in_excel(game_copy, tmp_path):
     result = runner.invoke(app, ["cards", str(folder), str(out)])
     assert result.exit_code == 0, result.output
     assert out.read_bytes().startswith(codecs.BOM_UTF8)
+
+
+def test_a_type_name_two_types_share_is_not_guessed(game_copy):
+    folder = game_copy("ridm")
+    path = folder / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert text.count("    name: 行动\n") == 1
+    path.write_text(text.replace("    name: 行动\n", "    name: 技能\n"), encoding="utf-8")
+    game = load_game(folder)
+    sheet = folder / "x.csv"
+    sheet.write_text("id,类型,名称\r\nx,技能,甲\r\n", encoding="utf-8")
+    with pytest.raises(DataError) as err:
+        load_cards(game, [sheet])
+    message = str(err.value.problems[0])
+    assert "unknown card type '技能'" in message and "skill (技能)" in message and "action (技能)" in message, message
+
+
+def test_unknown_type_lists_the_types_with_their_names(game_copy):
+    folder = game_copy("duel")
+    _only_sheet(folder, "cards.csv", "编号,类型,名称\r\nx,单位,甲\r\n".encode("gbk"))
+    result = _check(folder)
+    assert result.exit_code == 1 and "cards.csv, row 2" in result.output, result.output
+    assert "unknown card type '单位'; this game has: fighter (主战者)" in result.output, result.output
