@@ -5,6 +5,10 @@ Besides game.yaml, cards, a deck and a style, the folder gets the generic starte
 ``templates/``): every number in it comes from the folder's game.yaml, so ``cardpress rulebook
 ./my-game`` and ``cardpress rules ./my-game 回合`` work before the designer writes a word, and
 every error about the rulebook names a file in the game folder, which the designer can edit.
+
+game.yaml, the cards and the deck open with a ``# yaml-language-server: $schema=…`` comment
+naming the JSON Schemas written into ``schemas/`` (``cardpress schema``), so VS Code's YAML
+extension completes and checks them as the designer types.
 """
 
 from __future__ import annotations

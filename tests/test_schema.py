@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from jsonschema import Draft202012Validator
+from jsonschema import Draft7Validator, Draft202012Validator
 from typer.testing import CliRunner
 
 from engine.cards import card_files, load_cards, read_cards
@@ -80,6 +80,40 @@ def test_schemas_are_draft_2020_12_with_chinese_titles(shipped, game_id):
         assert made["cards"]["$defs"][f"card-{type_id}"]["title"] == ctype.name
         for key, spec in ctype.fields.items():
             assert made["cards"]["$defs"][f"card-{type_id}"]["properties"][key]["title"] == spec.label
+
+
+#: Keywords newer than draft-07. The YAML language server (VS Code's YAML extension) validates with
+#: draft-07 semantics, so the schemas keep to what both drafts mean the same way.
+NEWER_KEYWORDS = {"prefixItems", "unevaluatedProperties", "unevaluatedItems", "dependentRequired",
+                  "dependentSchemas", "$dynamicRef", "$dynamicAnchor", "$anchor", "minContains", "maxContains"}
+
+
+def _keys(node):
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield key
+            if key not in ("properties", "$defs"):  # their keys are names, not keywords
+                yield from _keys(value)
+            else:
+                for sub in value.values():
+                    yield from _keys(sub)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _keys(value)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_schemas_mean_the_same_to_a_draft_07_editor(shipped, game_id):
+    game, _, made = shipped[game_id]
+    for kind, schema in made.items():
+        assert not NEWER_KEYWORDS & set(_keys(schema)), kind
+        Draft7Validator.check_schema(schema)
+    files = [("game", game.card_data_dir / "game.yaml"), ("deck", deck_files(game)[0])]
+    files += [("cards", p) for p in card_files(game) if p.suffix == ".yaml"]
+    for kind, path in files:
+        assert not list(Draft7Validator(made[kind]).iter_errors(plain(load_yaml(path)))), path
+    bad_card = {"id": "x", "type": "no-such-type", "name": "坏"}
+    assert list(Draft7Validator(made["cards"]).iter_errors([bad_card]))
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -290,6 +324,14 @@ def test_cli_writes_into_the_game_folder_by_default(tmp_path):
     result = runner.invoke(app, ["schema", str(folder)])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (folder / SCHEMA_DIR).iterdir()) == sorted(FILES.values())
+
+
+def test_cli_leaves_a_shipped_game_folder_alone(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["schema", "duel"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "dist" / "duel" / SCHEMA_DIR).iterdir()) == sorted(FILES.values())
+    assert not (load_game("duel").card_data_dir / SCHEMA_DIR).exists()
 
 
 def test_cli_bad_game_id_fails_cleanly(tmp_path):

@@ -91,6 +91,24 @@ def _walk(node: Any) -> Iterable[dict]:
             yield from _walk(value)
 
 
+#: What each top-level key of game.yaml is, as a designer reads it in the editor.
+GAME_KEYS = {
+    "id": "游戏编号：字母、数字、- 或 _（用作输出文件夹名 dist/<编号>）",
+    "name": "游戏名称",
+    "name_en": "英文名称（可空）",
+    "version": "规则版本",
+    "players": "玩家人数",
+    "card_size": "卡牌尺寸（毫米）",
+    "terms": "玩家对“回合”“轮”的叫法",
+    "card_types": "卡牌类型：类型编号 → 名称、卡背、字段",
+    "deck": "组牌规则：张数上下限、同名卡上限、类型要求",
+    "zones": "桌面区域",
+    "phases": "回合阶段",
+    "keywords": "关键词（卡面与术语表）",
+    "rules": "规则数值（cardpress track 使用），按 ruleset 区分",
+}
+
+
 def game_schema(game: GameDefinition) -> dict[str, Any]:
     """The schema of ``game.yaml`` (the same for every game; titled with this one's name).
 
@@ -103,8 +121,10 @@ def game_schema(game: GameDefinition) -> dict[str, Any]:
     props.pop("folder", None)  # set by the loader, never written in the file
     schema["required"] = [r for r in schema.get("required", []) if r != "folder"]
     slug = {"minLength": 1, "maxLength": 64}
-    props["id"].update(slug, description="游戏编号：字母、数字、- 或 _（用作输出文件夹名）")
-    props["name"].setdefault("description", "游戏名称")
+    props["id"].update(slug)
+    for key, text in GAME_KEYS.items():
+        if key in props:
+            props[key]["description"] = text
     if "CardType" in defs:
         defs["CardType"]["properties"]["back"].update(slug)
     if "CardSize" in defs:
