@@ -146,6 +146,7 @@ def _smiler(shipped):
 
 @pytest.mark.parametrize("change, expected", [
     ({"type": "dragon"}, "'dragon' is not one of"),
+    ({"type": "实体"}, "'实体' is not one of"),  # a type's name is for spreadsheets; YAML names the id
     ({"cost": 100}, "100 is greater than the maximum of 99"),
     ({"cost": -1}, "-1 is less than the minimum of 0"),
     ({"cost": "三"}, "'三' is not valid"),
