@@ -158,12 +158,10 @@ def scaffold(path: Path, name: str | None = None) -> Path:
     from .outputs.schema import schema_line
 
     # The YAML language server (VS Code's YAML extension) reads a comment line naming a schema
-    # (the first path after ``$schema=``; the rest of the line is free): the editor then
-    # completes and checks the files against this game's schemas/. It opens the file's first
-    # comment, so every line keeps its number (a designer's error messages name lines).
+    # (the first path after ``$schema=``): the editor then completes and checks the files
+    # against this game's schemas/. It is the files' first line, on its own.
     for rel, kind in SCHEMA_OF.items():
-        text, line = files[rel], schema_line(kind, rel.count("/"))
-        files[rel] = f"{line} — {text[2:]}" if text.startswith("# ") else f"{line}\n{text}"
+        files[rel] = f"{schema_line(kind, rel.count('/'))}\n{files[rel]}"
     for rel, text in files.items():
         target = path / rel
         target.parent.mkdir(parents=True, exist_ok=True)

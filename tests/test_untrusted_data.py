@@ -117,7 +117,7 @@ def test_dotdot_art_path_is_refused(game, tmp_path):
 ])
 def test_impossible_art_names_are_messages(game, art, fragment):
     _edit(_cards(game), "  name: 火花\n", f"  name: 火花\n  art: {art}\n")
-    _fails(game, "cards.yaml, line 20", "card 'spark'", "field 'art'", fragment, commands=("check",))
+    _fails(game, "cards.yaml, line 21", "card 'spark'", "field 'art'", fragment, commands=("check",))
 
 
 def test_art_symlink_leading_out_is_refused(game, tmp_path):
@@ -187,7 +187,7 @@ def test_deck_option_may_be_anywhere_but_must_be_a_regular_file(game, tmp_path):
 @pytest.mark.parametrize("bad_id", ["../../evil", "/tmp/evil", ".hidden", "-rf", "a b", "x" * 65])
 def test_game_id_must_be_a_slug(game, bad_id):
     _edit(game / "game.yaml", "id: g\n", f"id: {bad_id!r}\n")
-    _fails(game, "game.yaml, line 2", "field 'id'", "is not allowed", commands=("check", "build", "images"))
+    _fails(game, "game.yaml, line 3", "field 'id'", "is not allowed", commands=("check", "build", "images"))
 
 
 def test_cjk_game_id_is_fine(game):
@@ -197,7 +197,7 @@ def test_cjk_game_id_is_fine(game):
 
 def test_card_id_with_a_trailing_newline_is_not_a_slug(game):
     _edit(_cards(game), "- id: spark\n", '- id: "spark\\n"\n')
-    _fails(game, "cards.yaml, line 17", "field 'id'", "an id is up to 64 lower-case letters", commands=("check",))
+    _fails(game, "cards.yaml, line 18", "field 'id'", "an id is up to 64 lower-case letters", commands=("check",))
 
 
 def test_back_name_must_be_a_slug(game):

@@ -448,7 +448,7 @@ def test_text_that_does_not_fit_names_card_file_and_line(game):
     cards = game / "cards" / "cards.yaml"
     cards.write_text(cards.read_text(encoding="utf-8").replace("text: 【入场】时：抽1张牌。", "text: " + "很长" * 400, 1),
                      encoding="utf-8")
-    _fails(game, "cards.yaml, line 2: card 'scout', field 'text'", "does not fit")
+    _fails(game, "cards.yaml, line 3: card 'scout', field 'text'", "does not fit")
 
 
 # ---------------------------------------------------------------------------- rulebook and glossary
