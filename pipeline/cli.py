@@ -62,6 +62,23 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+def _version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"cardpress {version('cardpress')}")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            typer.echo("cardpress (not installed: run `pip install -e .`)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                                help="Show cardpress's version and exit.")] = False) -> None:
+    """The root's own option (its help is the app's)."""
+
+
 app.add_typer(typer.Typer(cls=TrackGroup, help=TRACK_HELP, no_args_is_help=True, rich_markup_mode="rich"),
               name="track")
 rulebook_cli.register(app)

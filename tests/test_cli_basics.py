@@ -1,0 +1,32 @@
+"""The root command: --version, and ``python -m pipeline`` as a stand-in for the script."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from importlib.metadata import version
+
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+
+
+def test_version_names_the_installed_release():
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.output.strip() == f"cardpress {version('cardpress')}"
+
+
+def test_python_m_pipeline_runs_the_cli():
+    run = subprocess.run([sys.executable, "-m", "pipeline", "--version"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout.strip() == f"cardpress {version('cardpress')}"
+    run = subprocess.run([sys.executable, "-m", "pipeline", "check", "no-such-game"], capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 1 and "no-such-game" in run.stdout + run.stderr and "Traceback" not in run.stderr
+
+
+def test_help_still_lists_the_commands_and_the_version_option():
+    out = CliRunner().invoke(app, ["--help"]).output
+    assert "--version" in out
+    for command in ("build", "images", "check", "new", "schema", "track", "table", "rulebook"):
+        assert command in out
