@@ -234,8 +234,8 @@ def images(
 ) -> None:
     """Write one PNG per card (and per back) for print shops, plus Tabletop Simulator sheets.
 
-    Files: DIR/images/<card id>.png, DIR/images/back-<name>.png, DIR/tts/sheet-NN.jpg and
-    DIR/tts/back-<name>.jpg.
+    Files: `DIR/images/<card id>.png`, `DIR/images/back-<back>.png`, `DIR/tts/sheet-NN.jpg` and
+    `DIR/tts/back-<back>.jpg`.
 
     Example: cardpress images ridm
 

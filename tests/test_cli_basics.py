@@ -30,3 +30,20 @@ def test_help_still_lists_the_commands_and_the_version_option():
     assert "--version" in out
     for command in ("build", "images", "check", "new", "schema", "track", "table", "rulebook"):
         assert command in out
+
+
+def test_placeholders_in_help_survive_the_markdown_renderer():
+    """Markdown help drops an unquoted <card id> as an HTML tag; each one shown must be quoted."""
+    import re
+
+    import typer
+
+    group = typer.main.get_group(app)
+    for name, command in group.commands.items():
+        placeholders = re.findall(r"<[a-z][a-z ]*>", command.help or "")
+        if not placeholders:
+            continue
+        out = " ".join(CliRunner().invoke(app, [name, "--help"], terminal_width=200).output.split())
+        for placeholder in placeholders:
+            assert placeholder in out, (name, placeholder)
+    assert "DIR/images/<card id>.png" in CliRunner().invoke(app, ["images", "--help"], terminal_width=200).output
