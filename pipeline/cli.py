@@ -20,7 +20,7 @@ from typer.models import TyperInfo
 from engine.errors import CardpressError
 
 from .impose import PAPERS_MM
-from . import rulebook_cli
+from . import completion, rulebook_cli
 from . import table_cli
 
 TRACK_HELP = ("Track a live game at the table: turns, phases, resources, reminders, undo and a log that never "
@@ -85,7 +85,7 @@ rulebook_cli.register(app)
 table_cli.register(app)
 
 GameArg = Annotated[str, typer.Argument(help="A shipped game id (backrooms, duel, ridm) or a game folder path.",
-                                        show_default=False)]
+                                        show_default=False, autocompletion=completion.games)]
 
 
 def fail(exc: CardpressError) -> None:
@@ -175,7 +175,8 @@ def _millimetres(value: float | None) -> float | None:
 @app.command(rich_help_panel="Production")
 def build(
     game: GameArg,
-    paper: Annotated[Optional[str], typer.Option(help="a4 or letter; both when not given.", show_default=False)] = None,
+    paper: Annotated[Optional[str], typer.Option(help="a4 or letter; both when not given.", show_default=False,
+                                                 autocompletion=completion.papers)] = None,
     out: Annotated[Optional[Path], typer.Option(help="Output folder. Default: dist/GAME.", show_default=False)] = None,
     deck: Annotated[Optional[Path], typer.Option(help="Print exactly this deck's cards with their counts "
                                                  "(default: one of each card).", show_default=False)] = None,
@@ -258,7 +259,7 @@ def images(
 
 @app.command(rich_help_panel="Production")
 def calibrate(
-    paper: Annotated[str, typer.Option(help="a4 or letter.")] = "a4",
+    paper: Annotated[str, typer.Option(help="a4 or letter.", autocompletion=completion.papers)] = "a4",
     out: Annotated[Optional[Path], typer.Option(help="Output file. Default: dist/calibration-PAPER.pdf.",
                                                 show_default=False)] = None,
     margin: Annotated[float, typer.Option(help="Printer's unprintable margin, mm.", callback=_millimetres)] = 5.0,
@@ -431,7 +432,7 @@ def main() -> None:
     """Entry point. Commands report their own errors; this is the last line of defence, so a
     user never sees a Python traceback, whatever goes wrong."""
     try:
-        app()
+        app(prog_name="cardpress")  # also as ``python -m pipeline`` (usage lines, completion)
     except KeyboardInterrupt:
         typer.secho("interrupted: nothing half-written was kept", err=True, fg=typer.colors.RED)
         sys.exit(130)

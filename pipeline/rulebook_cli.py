@@ -10,6 +10,8 @@ import typer
 
 from engine.errors import CardpressError
 
+from . import completion
+
 
 class Paper(str, Enum):
     a4 = "a4"
@@ -27,7 +29,8 @@ class Duplex(str, Enum):
 
 
 def rulebook(
-    game: Annotated[str, typer.Argument(help="Shipped game id (backrooms, duel, ridm) or a game folder.")],
+    game: Annotated[str, typer.Argument(help="Shipped game id (backrooms, duel, ridm) or a game folder.",
+                                       autocompletion=completion.games)],
     paper: Annotated[Paper, typer.Option(help="Paper size of the PDF (the booklet's sheet size with --booklet).")] = Paper.a4,
     out: Annotated[Optional[Path], typer.Option("--out", help="Output folder. Default: dist/GAME.")] = None,
     booklet: Annotated[bool, typer.Option(
@@ -72,7 +75,8 @@ def rulebook(
 
 
 def rules(
-    game: Annotated[str, typer.Argument(help="Shipped game id (backrooms, duel, ridm) or a game folder.")],
+    game: Annotated[str, typer.Argument(help="Shipped game id (backrooms, duel, ridm) or a game folder.",
+                                       autocompletion=completion.games)],
     term: Annotated[str, typer.Argument(help="A rules term, e.g. 湮灭, 贯穿, 切出, 理智.")],
 ) -> None:
     """Look up a rules term: its glossary entry and every rulebook section that mentions it.

@@ -11,6 +11,8 @@ import typer
 
 from engine.errors import CardpressError
 
+from . import completion
+
 DEFAULT_PORT = 8765
 
 
@@ -58,7 +60,8 @@ def table(
     ctx: typer.Context,
     game: Annotated[Optional[str], typer.Argument(
         help="Start a new game: a game id (backrooms, duel, ridm) or a game folder. Leave out to go on with "
-             "--game ID (or the store's only game in progress).", show_default=False)] = None,
+             "--game ID (or the store's only game in progress).", show_default=False,
+        autocompletion=completion.games)] = None,
     players: Annotated[list[str], typer.Option("--players", "-p", help="New game: player names, in seat order.")] = [],
     deck: Annotated[list[str], typer.Option("--deck", help="New game: PLAYER=FILE, the player's deck (checked).")] = [],
     first: Annotated[Optional[str], typer.Option("--first", help="New game: who goes first (a player, a seat number or 'random').")] = None,

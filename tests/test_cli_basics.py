@@ -47,3 +47,24 @@ def test_placeholders_in_help_survive_the_markdown_renderer():
         for placeholder in placeholders:
             assert placeholder in out, (name, placeholder)
     assert "DIR/images/<card id>.png" in CliRunner().invoke(app, ["images", "--help"], terminal_width=200).output
+
+
+def _complete(words: str, cwd) -> list[str]:
+    """What the shell's Tab would offer after ``words`` (bash completion protocol)."""
+    import os
+
+    env = {**os.environ, "_CARDPRESS_COMPLETE": "complete_bash", "COMP_WORDS": words,
+           "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))}
+    run = subprocess.run([sys.executable, "-m", "pipeline"], env=env, cwd=cwd, capture_output=True, text=True,
+                         timeout=60)
+    return run.stdout.split()
+
+
+def test_game_ids_folders_and_papers_complete(tmp_path):
+    (tmp_path / "dark-forest").mkdir()
+    (tmp_path / "dark-forest" / "game.yaml").write_text("id: x\n", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("", encoding="utf-8")
+    assert _complete("cardpress build d", tmp_path) == ["duel", "dark-forest/"]
+    assert _complete("cardpress rulebook r", tmp_path) == ["ridm"]
+    assert _complete("cardpress build duel --paper l", tmp_path) == ["letter"]
+    assert "notes.txt" not in _complete("cardpress check n", tmp_path)
