@@ -331,15 +331,20 @@ def check(game: GameArg,
 
 @app.command(rich_help_panel="Production")
 def cards(game: GameArg,
-          out: Annotated[Path, typer.Argument(help="The .xlsx or .csv file to write.", show_default=False)]) -> None:
+          out: Annotated[Path, typer.Argument(help="The .xlsx or .csv file to write.", show_default=False)],
+          labels: Annotated[bool, typer.Option("--labels/--ids", help="Head the columns with the fields' Chinese "
+                                               "labels from game.yaml (名称, 费用…) instead of their ids; a label "
+                                               "two fields share stays an id.")] = False) -> None:
     """Write all of a game's cards to one spreadsheet (XLSX or CSV) that loads back identically.
 
     Put the file in the game's cards/ folder (and remove the YAML files) to keep the cards in a
-    spreadsheet from then on.
+    spreadsheet from then on. CSV is written as UTF-8 with a BOM, which Excel opens as it is;
+    cards read back from CSV in UTF-8, GBK/GB18030 (Chinese Excel's default) or UTF-16, with
+    field ids or labels as headers.
 
     Example: cardpress cards duel duel-cards.xlsx
 
-    Example: cardpress cards ./my-game ./my-game/cards/all.csv
+    Example: cardpress cards ./my-game ./my-game/cards/all.csv --labels
     """
     from engine.cards import load_cards
     from engine.definitions import load_game
@@ -349,7 +354,7 @@ def cards(game: GameArg,
     with reported():
         definition = load_game(game)
         all_cards = load_cards(definition)
-        path = export_cards(definition, all_cards, out)
+        path = export_cards(definition, all_cards, out, headers="labels" if labels else "ids")
     typer.echo(f"{len(all_cards)} cards of {definition.name} written to {path}")
 
 

@@ -228,6 +228,21 @@ def test_cards_command_csv_opens_in_excel(game_copy, tmp_path):
     assert out.read_bytes().startswith(codecs.BOM_UTF8)
 
 
+def test_cards_command_with_labels_writes_chinese_headers_that_load_back(game_copy, tmp_path):
+    folder = game_copy("duel")
+    out = tmp_path / "all.csv"
+    result = runner.invoke(app, ["cards", str(folder), str(out), "--labels"])
+    assert result.exit_code == 0, result.output
+    header = out.read_text(encoding="utf-8-sig").splitlines()[0].split(",")
+    assert "名称" in header and "name" not in header
+    before = {card.id: card.values for card in load_cards(load_game(folder))}
+    for path in (folder / "cards").glob("*.yaml"):
+        path.unlink()
+    out.rename(folder / "cards" / "all.csv")
+    after = {card.id: card.values for card in load_cards(load_game(folder))}
+    assert after == before
+
+
 def test_a_type_name_two_types_share_is_not_guessed(game_copy):
     folder = game_copy("ridm")
     path = folder / "game.yaml"
