@@ -98,6 +98,27 @@ def deck_files(game: GameDefinition) -> list[Path]:
     return sorted(p for p in folder.glob("*.y*ml")) if folder.is_dir() else []
 
 
+def find_deck(game: GameDefinition, deck: str | Path) -> Path:
+    """The deck a user named: a file path as given, or, for a bare name that is no file here,
+    one of the game's own decks by file name (``--deck meg-vanguard`` for
+    ``decks/meg-vanguard.yaml``), so a shipped deck has one name after any install. A name that
+    matches nothing comes back as given, to be reported as not found (``deck_names`` lists the
+    ones there are)."""
+    path = Path(deck)
+    if path.exists() or len(path.parts) != 1 or path.suffix in (".yaml", ".yml"):
+        return path
+    for file in deck_files(game):
+        if file.stem == path.name:
+            return file
+    return path
+
+
+def deck_names(game: GameDefinition) -> str:
+    """The game's own decks by name, for an error message (or a note that it has none)."""
+    names = [file.stem for file in deck_files(game)]
+    return f"the game's decks: {', '.join(names)}" if names else "the game has no decks/ folder of its own"
+
+
 def _matches(card: Card, where: Mapping[str, object]) -> bool:
     return all(card.get(k) == v for k, v in where.items())
 

@@ -22,6 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from engine.cards import Card
 from engine.check import GameReport, check_game
+from engine.decks import deck_names, find_deck
 from engine.definitions import GameDefinition, load_game
 from engine.errors import CardpressError, DataError, Location, Problem
 from engine.paths import UnsafePath, check_regular
@@ -44,7 +45,7 @@ CROP_MARK_WIDTH_PT = 0.3  # hairline, as printers expect
 class BuildOptions:
     papers: tuple[str, ...] = ("a4", "letter")
     out_dir: Path | None = None
-    deck: Path | None = None
+    deck: Path | str | None = None  # a file, or the name of one of the game's decks
     bleed_mm: float = 3.0
     margin_mm: float = 5.0
     gutter_mm: float | None = None
@@ -427,13 +428,14 @@ def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_m
         raise BuildOptionError(f"--bleed must be a finite number of millimetres ≥ 0, got {bleed_mm!r}")
     definition = game if isinstance(game, GameDefinition) else load_game(game)
     if deck is not None:
+        deck = find_deck(definition, deck)
         # The user's own choice, so it may live anywhere; but a FIFO would hang the read.
         try:
             check_regular(deck, "deck file")
         except UnsafePath as exc:
             raise DataError(Problem(str(exc), Location(deck))) from None
         if not deck.is_file():
-            raise DataError(Problem("deck file not found", Location(deck)))
+            raise DataError(Problem(f"deck file not found ({deck_names(definition)})", Location(deck)))
     if report is None:
         report = check_game(definition, decks=[deck] if deck else None)
     report.raise_if_problems()

@@ -178,8 +178,9 @@ def build(
     paper: Annotated[Optional[str], typer.Option(help="a4 or letter; both when not given.", show_default=False,
                                                  autocompletion=completion.papers)] = None,
     out: Annotated[Optional[Path], typer.Option(help="Output folder. Default: dist/GAME.", show_default=False)] = None,
-    deck: Annotated[Optional[Path], typer.Option(help="Print exactly this deck's cards with their counts "
-                                                 "(default: one of each card).", show_default=False)] = None,
+    deck: Annotated[Optional[Path], typer.Option(help="Print exactly this deck's cards with their counts: a deck "
+                                                 "file, or a deck of the game by name (artillery). Default: one of "
+                                                 "each card.", show_default=False)] = None,
     margin: Annotated[float, typer.Option(help="Printer's unprintable margin, mm (crop marks stay inside it).",
                                           callback=_millimetres)] = 5.0,
     bleed: Annotated[float, typer.Option(help="Bleed around each card, mm.", callback=_millimetres)] = 3.0,
@@ -202,7 +203,7 @@ def build(
 
     Example: cardpress build backrooms
 
-    Example: cardpress build duel --paper letter --deck card_data/duel/decks/artillery.yaml --out print/
+    Example: cardpress build duel --paper letter --deck artillery --out print/
 
     Example: cardpress build ./my-game --back-offset 0.5,-0.3 --short-edge
 
@@ -225,8 +226,8 @@ def build(
 def images(
     game: GameArg,
     out: Annotated[Optional[Path], typer.Option(help="Output folder. Default: dist/GAME.", show_default=False)] = None,
-    deck: Annotated[Optional[Path], typer.Option(help="Only this deck's cards (TTS sheets repeat its copies).",
-                                                 show_default=False)] = None,
+    deck: Annotated[Optional[Path], typer.Option(help="Only this deck's cards (TTS sheets repeat its copies): a "
+                                                 "deck file or a deck of the game by name.", show_default=False)] = None,
     dpi: Annotated[int, typer.Option(min=72, max=1200, help="Resolution of the card images.")] = 300,
     bleed: Annotated[float, typer.Option(help="Bleed included in each image, mm (1/8 inch = 3.175, "
                                          "the print-shop norm).", callback=_millimetres)] = 3.175,
@@ -240,7 +241,7 @@ def images(
 
     Example: cardpress images ridm
 
-    Example: cardpress images duel --deck card_data/duel/decks/swords.yaml --no-tts --dpi 600
+    Example: cardpress images duel --deck swords --no-tts --dpi 600
     """
     from .atomic import output_path
     from .build import prepare

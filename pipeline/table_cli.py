@@ -63,7 +63,7 @@ def table(
              "--game ID (or the store's only game in progress).", show_default=False,
         autocompletion=completion.games)] = None,
     players: Annotated[list[str], typer.Option("--players", "-p", help="New game: player names, in seat order.")] = [],
-    deck: Annotated[list[str], typer.Option("--deck", help="New game: PLAYER=FILE, the player's deck (checked).")] = [],
+    deck: Annotated[list[str], typer.Option("--deck", help="New game: PLAYER=FILE, the player's deck: a file or a deck of the game by name (checked).")] = [],
     first: Annotated[Optional[str], typer.Option("--first", help="New game: who goes first (a player, a seat number or 'random').")] = None,
     levels: Annotated[str, typer.Option("--levels", help="New backrooms game: public level pile, comma-separated.")] = "",
     no_check: Annotated[bool, typer.Option("--no-check", help="New game: accept decks that break the construction rules.")] = False,

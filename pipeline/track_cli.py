@@ -97,7 +97,7 @@ def new(
     first: Annotated[Optional[str], typer.Option("--first", help=f"Who goes first: a player, a seat number or "
                                                  f"'{FIRST_RANDOM}' (drawn once and logged; default: the first player).")] = None,
     levels: Annotated[str, typer.Option("--levels", help="backrooms: public level pile, card ids or names, comma-separated.")] = "",
-    deck: Annotated[list[str], typer.Option("--deck", help="PLAYER=FILE: the player's deck (checked; backrooms levels, duel deck size).")] = [],
+    deck: Annotated[list[str], typer.Option("--deck", help="PLAYER=FILE: the player's deck, a file or a deck of the game by name (checked; backrooms levels, duel deck size).")] = [],
     no_check: Annotated[bool, typer.Option("--no-check", help="Accept decks that break the construction rules.")] = False,
     db: Db = None,
     op_id: OpId = None,

@@ -374,9 +374,10 @@ class LiveGame:
             except IllegalCommand:
                 raise IllegalCommand(f"--deck {name}=…: {name!r} is not one of the players "
                                      f"({', '.join(players)})") from None
+            from ..decks import find_deck
             from ..games import check_deck_file
 
-            deck, problems = check_deck_file(defn, Path(path), dict(ctx.cards))
+            deck, problems = check_deck_file(defn, find_deck(defn, path), dict(ctx.cards))
             if problems and check_decks:
                 raise DataError(problems)
             loaded[seat] = deck
