@@ -143,3 +143,27 @@ def test_rulebook_and_table_page_share_the_subsetter(cache, font_path, monkeypat
     assert webfont._subset(font_path, "迫") == b"w"
     assert base64.b64decode(html._subset_woff2(font_path, "迫")) == b"w"
     assert calls == [("迫", True, True), ("迫0123456789", False, False)]
+
+
+def test_the_two_weights_are_made_at_once_and_the_first_run_says_so(tmp_path, monkeypatch, capsys):
+    """Instancing a weight takes half a minute: both are made together (two processes) and a line
+    on stderr says what the wait is; once made, nothing is made or said again."""
+    import os
+
+    from pipeline import fonts, workers
+
+    if not workers.can_fork():
+        pytest.skip("one process where fork is missing")
+    monkeypatch.setenv("CARDPRESS_CACHE", str(tmp_path))
+
+    def instance(src, weight, style, target):
+        target.write_text(f"{style} {weight} {os.getpid()}", encoding="utf-8")
+
+    monkeypatch.setattr(fonts, "_instance", instance)
+    paths = fonts.build_fonts(jobs=2)
+    made = [p.read_text(encoding="utf-8").split() for p in paths]
+    assert [m[:2] for m in made] == [["Regular", "400"], ["Bold", "700"]]
+    assert len({m[2] for m in made}) == 2  # two processes
+    err = capsys.readouterr().err
+    assert err.count("preparing the printing font") == 2 and "Regular" in err and "Bold" in err
+    assert fonts.build_fonts(jobs=2) == paths and capsys.readouterr().err == ""
