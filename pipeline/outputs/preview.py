@@ -1,0 +1,76 @@
+"""One card as it prints, fast: ``cardpress preview GAME CARD`` (the designer's loop).
+
+The face is laid out and painted by the same templates and painter as the sheets, with the same
+rules-text size: the size a card type shares is learnt from the cards of that type only (all of
+them, as a build does), not from the whole game, so a preview fits only what can change it. The
+page (trim + bleed) is rendered by pdfium at the asked resolution.
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+from pathlib import Path
+
+from engine.check import check_game
+from engine.definitions import GameDefinition, load_game
+from engine.errors import CardpressError
+
+PREVIEW_DPI = 300
+
+
+class PreviewError(CardpressError):
+    """The card (or back) asked for does not exist."""
+
+
+def preview_png(game: str | Path | GameDefinition, card_id: str, back: bool = False, dpi: int = PREVIEW_DPI,
+                bleed_mm: float = 3.0) -> bytes:
+    """PNG of card ``card_id``'s face (or, with ``back``, the back its type uses) including
+    ``bleed_mm`` of bleed, at ``dpi``. Raises ``DataError`` for a game that does not check,
+    ``PreviewError`` for an unknown card, and the painter's errors for a card that cannot print."""
+    from reportlab.lib.units import mm
+    from reportlab.pdfgen.canvas import Canvas
+
+    from ..build import share_text_sizes
+    from ..draw import CardPainter
+    from ..fonts import register_fonts
+    from ..layout import Layouts
+
+    definition = game if isinstance(game, GameDefinition) else load_game(game)
+    report = check_game(definition).raise_if_problems()
+    card = report.cards.get(card_id)
+    if card is None:
+        near = difflib.get_close_matches(card_id, list(report.cards), n=3)
+        hint = f"; did you mean {', '.join(near)}?" if near else ""
+        raise PreviewError(f"{definition.id}: no card {card_id!r}{hint}")
+    size = definition.card_size
+    layouts = Layouts(definition)
+    painter = CardPainter(register_fonts(), size.width_mm, size.height_mm, definition.card_data_dir)
+    if back:
+        name = definition.card_types[card.type].back
+        elements, drawn, label = layouts.back(name, bleed_mm), None, f"back {name}"
+    else:
+        kin = [c for c in report.cards.values() if c.type == card.type]
+        share_text_sizes(layouts, kin, painter, bleed_mm)
+        elements, drawn, label = layouts.face(card, bleed_mm), card, card.id
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=((size.width_mm + 2 * bleed_mm) * mm, (size.height_mm + 2 * bleed_mm) * mm),
+               initialFontName=painter.fonts.regular)
+    c.translate(bleed_mm * mm, bleed_mm * mm)
+    painter.paint(c, elements, drawn, label=label)
+    c.showPage()
+    c.save()
+    return _render(buf.getvalue(), dpi)
+
+
+def _render(pdf: bytes, dpi: int) -> bytes:
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        image = doc[0].render(scale=dpi / 72).to_pil().convert("RGB")
+    finally:
+        doc.close()
+    out = io.BytesIO()
+    image.save(out, "PNG", dpi=(dpi, dpi), compress_level=1)
+    return out.getvalue()
