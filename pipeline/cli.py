@@ -360,6 +360,57 @@ def cards(game: GameArg,
 
 
 @app.command(rich_help_panel="Production")
+def deck(game: GameArg,
+         deck_name: Annotated[str, typer.Argument(metavar="DECK", show_default=False,
+                                                  help="A deck file, or one of the game's decks by file name "
+                                                  "(meg-vanguard for decks/meg-vanguard.yaml).")],
+         out: Annotated[Optional[Path], typer.Option("--out", help="Folder for the pictures. Default: dist/GAME.",
+                                                     show_default=False)] = None) -> None:
+    """Show a deck's shape: print it, and draw it as deck-DECK.svg and deck-DECK.png.
+
+    The deck's cards by type, then one chart per field of the game's cards: a bar per value of
+    every choice (enum) field (品阶, 职业…) and a histogram of every number field (费用, 阶级,
+    充能…), the field most of the deck carries first; the affiliation mix when the game has one;
+    and each construction rule of game.yaml's deck: block (size, copies, requirements,
+    affiliation) with the deck's numbers and ✓ or ✗, as `cardpress check` judges them. Labels
+    are the game's Chinese ones, colours its style.yaml's. Exit code 0 for a legal deck, 1 for
+    one that breaks a rule (the pictures are still written) or an error (nothing is written).
+
+    Example: cardpress deck backrooms meg-vanguard
+
+    Example: cardpress deck duel ./my-decks/swords-2.yaml --out ./pictures
+    """
+    from engine.cards import load_cards
+    from engine.data.stats import deck_stats, summary_lines
+    from engine.decks import deck_names, find_deck, read_deck
+    from engine.definitions import load_game
+    from engine.errors import DataError, Location, Problem
+    from engine.paths import UnsafePath, check_regular
+
+    from .atomic import output_path
+    from .outputs.charts import write_deck_picture
+
+    with reported():
+        definition = load_game(game)
+        path = find_deck(definition, deck_name)
+        try:
+            check_regular(path, "deck file")
+        except UnsafePath as exc:
+            raise DataError(Problem(str(exc), Location(path))) from None
+        if not path.is_file():
+            raise DataError(Problem(f"deck file not found ({deck_names(definition)})", Location(path)))
+        stats = deck_stats(definition, load_cards(definition), read_deck(path))
+        picture = write_deck_picture(stats, out or output_path(Path("dist"), definition.id), path.stem)
+    for line in summary_lines(stats):
+        typer.echo(line)
+    typer.echo(f"pictures written: {picture.svg}, {picture.png}")
+    if not stats.legal:
+        typer.secho(f"error: the deck breaks {len(stats.problems)} rule(s) of {definition.name}", err=True,
+                    fg=typer.colors.RED)
+        raise typer.Exit(1)
+
+
+@app.command(rich_help_panel="Production")
 def schema(game: GameArg,
            out: Annotated[Optional[Path], typer.Option(
                "--out", help="Folder to write the three schemas into. Default: GAME/schemas for a game folder "

@@ -1,0 +1,227 @@
+"""A deck's shape as a picture: ``deck-<name>.svg`` and ``.png`` (``cardpress deck``).
+
+Drawn with ReportLab's own charts (``reportlab.graphics.charts.barcharts``) from
+``engine.data.stats.deck_stats``: one bar chart per chart of the stats, two to a row, then the
+construction rules with ✓/✗ and the numbers. Colours are the game's (``style.yaml``: ``accent``,
+``type_colors`` for the type chart, ``<field>_colors`` for an enum field, as duel's
+``grade_colors``). Text is the embedded Chinese font; every label is checked against its cmap
+first, so nothing prints as a box.
+
+* SVG keeps its text as text (searchable, copyable), with a WOFF2 subset of the font embedded in
+  an ``@font-face`` so it shows the same on a machine without the font.
+* PNG: ReportLab's ``renderPM`` needs a cairo backend (``rlPyCairo``) that is not installed, so
+  the drawing goes through ``renderPDF`` (font embedded) and pypdfium2 rasterises it, as the
+  card images are made.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.data.stats import Chart, DeckStats
+from engine.errors import DataError, Location, Problem
+
+from ..atomic import atomic_write, output_path
+from ..fonts import FontSet, register_fonts, subset_woff2
+
+#: Points (1/72 in) of one chart cell and the page margins.
+CELL_W, CELL_H = 270.0, 175.0
+MARGIN = 18.0
+COLUMNS = 2
+HEADER_H = 46.0
+RULE_LINE_H = 16.0
+#: The PNG's pixels per point: 2 → 144 dpi, sharp on a screen and in a chat.
+PNG_SCALE = 2
+OK_COLOR, BAD_COLOR = "#2e7d32", "#b71c1c"
+#: The first of these the font has marks a broken rule in the picture (the font subset lacks ✗).
+BAD_MARKS = ("✗", "✕", "×")
+OK_MARKS = ("✓", "√")
+
+
+@dataclass(frozen=True)
+class DeckPicture:
+    svg: Path
+    png: Path
+    width_px: int
+    height_px: int
+
+
+def _mark(fonts: FontSet, marks: tuple[str, ...]) -> str:
+    return next((m for m in marks if not fonts.missing(m)), marks[-1])
+
+
+def size_pt(stats: DeckStats) -> tuple[float, float]:
+    rows = -(-len(stats.charts) // COLUMNS)
+    width = 2 * MARGIN + COLUMNS * CELL_W
+    height = 2 * MARGIN + HEADER_H + rows * CELL_H + 24 + len(stats.rules) * RULE_LINE_H
+    return width, height
+
+
+def png_size(stats: DeckStats) -> tuple[int, int]:
+    """The PNG's size in pixels."""
+    w, h = size_pt(stats)
+    return round(w * PNG_SCALE), round(h * PNG_SCALE)
+
+
+def _texts(stats: DeckStats, ok: str, bad: str) -> list[tuple[str, str]]:
+    """(what, text) of every label the picture prints, for the glyph check."""
+    out = [("deck name", stats.deck.name), ("game name", stats.game.name)]
+    for chart in stats.charts:
+        out.append((f"chart {chart.field!r} title", chart.title))
+        out.extend((f"chart {chart.field!r} bar", bar.label) for bar in chart.bars)
+    for rule in stats.rules:
+        out.append((f"rule {rule.label!r}", f"{ok}{bad}{rule.label}{rule.allowed}{rule.actual}要求：（）张"))
+    return out
+
+
+def _check_glyphs(stats: DeckStats, fonts: FontSet, ok: str, bad: str) -> None:
+    problems = []
+    for what, text in _texts(stats, ok, bad):
+        missing = fonts.missing(text)
+        if missing:
+            problems.append(Problem(f"the font has no glyph for {missing!r} (in {what}: {text[:40]!r})",
+                                    Location(stats.deck.path or stats.game.card_data_dir / "game.yaml")))
+    if problems:
+        raise DataError(problems)
+
+
+def _bar_chart(chart: Chart, x: float, y: float, fonts: FontSet, colors: dict):
+    from reportlab.graphics.charts.barcharts import VerticalBarChart
+    from reportlab.graphics.shapes import Group, String
+    from reportlab.lib.colors import HexColor
+
+    group = Group()
+    group.add(String(x + 8, y + CELL_H - 20, f"{chart.title}（{chart.total} 张）", fontName=fonts.bold,
+                     fontSize=11, fillColor=HexColor(colors["ink"])))
+    bc = VerticalBarChart()
+    bc.x, bc.y = x + 30, y + 30
+    bc.width, bc.height = CELL_W - 46, CELL_H - 68
+    counts = [b.count for b in chart.bars]
+    bc.data = [counts]
+    bc.strokeColor = None
+    bc.valueAxis.valueMin = 0
+    top = max(counts, default=0)
+    bc.valueAxis.valueMax = max(1, top + max(1, top // 6))
+    bc.valueAxis.valueStep = max(1, -(-bc.valueAxis.valueMax // 5))
+    bc.valueAxis.labels.fontName = fonts.regular
+    bc.valueAxis.labels.fontSize = 7
+    bc.valueAxis.strokeColor = HexColor(colors["ink"])
+    bc.categoryAxis.categoryNames = [b.label for b in chart.bars]
+    bc.categoryAxis.labels.fontName = fonts.regular
+    bc.categoryAxis.labels.fontSize = 8 if len(chart.bars) <= 8 else 7
+    bc.categoryAxis.labels.dy = -2
+    if sum(len(b.label) for b in chart.bars) > 24:  # long Chinese labels: slant them to fit
+        bc.categoryAxis.labels.angle = 30
+        bc.categoryAxis.labels.boxAnchor = "ne"
+    bc.categoryAxis.strokeColor = HexColor(colors["ink"])
+    bc.barLabelFormat = "%d"
+    bc.barLabels.fontName = fonts.bold
+    bc.barLabels.fontSize = 8
+    bc.barLabels.nudge = 6
+    bc.barSpacing = 1
+    bc.groupSpacing = 4
+    bc.bars[0].fillColor = HexColor(colors["accent"])
+    bc.bars[0].strokeColor = None
+    own = colors.get("per_bar", {}).get(chart.field, {})
+    for i, bar in enumerate(chart.bars):
+        color = own.get(str(bar.key))
+        if color:
+            bc.bars[(0, i)].fillColor = HexColor(color)
+    group.add(bc)
+    return group
+
+
+def _colors(stats: DeckStats) -> dict:
+    """accent/ink and, per chart field, the colour of each bar key from style.yaml."""
+    from ..layout import Layouts
+
+    style = Layouts(stats.game).style.data
+    per_bar = {"type": dict(style.get("type_colors", {}))}
+    for chart in stats.charts:
+        named = style.get(f"{chart.field}_colors")
+        if isinstance(named, dict):
+            per_bar[chart.field] = dict(named)
+    return {"accent": style.get("accent", "#3a4a5c"), "ink": style.get("ink", "#1e1e1e"),
+            "paper": style.get("paper", "#ffffff"), "per_bar": per_bar}
+
+
+def deck_drawing(stats: DeckStats, fonts: FontSet | None = None):
+    """The ReportLab ``Drawing`` of the deck's shape (glyphs checked: ``DataError`` otherwise)."""
+    from reportlab.graphics.shapes import Drawing, Line, Rect, String
+    from reportlab.lib.colors import HexColor
+
+    fonts = fonts or register_fonts()
+    ok, bad = _mark(fonts, OK_MARKS), _mark(fonts, BAD_MARKS)
+    _check_glyphs(stats, fonts, ok, bad)
+    colors = _colors(stats)
+    width, height = size_pt(stats)
+    d = Drawing(width, height, initialFontName=fonts.regular)
+    d.add(Rect(0, 0, width, height, fillColor=HexColor(colors["paper"]), strokeColor=None))
+    verdict = "合法" if stats.legal else f"不合法（{len(stats.problems)} 处）"
+    d.add(String(MARGIN, height - MARGIN - 20, f"{stats.deck.name}", fontName=fonts.bold, fontSize=18,
+                 fillColor=HexColor(colors["accent"])))
+    d.add(String(MARGIN, height - MARGIN - 38, f"{stats.game.name} · {stats.size} 张 · {verdict}",
+                 fontName=fonts.regular, fontSize=10, fillColor=HexColor(colors["ink"])))
+    d.add(Line(MARGIN, height - MARGIN - HEADER_H + 2, width - MARGIN, height - MARGIN - HEADER_H + 2,
+               strokeColor=HexColor(colors["accent"]), strokeWidth=1))
+    top = height - MARGIN - HEADER_H
+    for n, chart in enumerate(stats.charts):
+        row, col = divmod(n, COLUMNS)
+        d.add(_bar_chart(chart, MARGIN + col * CELL_W, top - (row + 1) * CELL_H, fonts, colors))
+    rows = -(-len(stats.charts) // COLUMNS)
+    y = top - rows * CELL_H - 18
+    d.add(String(MARGIN, y, "构筑规则", fontName=fonts.bold, fontSize=11, fillColor=HexColor(colors["ink"])))
+    for rule in stats.rules:
+        y -= RULE_LINE_H
+        d.add(String(MARGIN + 8, y, ok if rule.ok else bad, fontName=fonts.bold, fontSize=10,
+                     fillColor=HexColor(OK_COLOR if rule.ok else BAD_COLOR)))
+        d.add(String(MARGIN + 24, y, f"{rule.label}：{rule.actual}（要求 {rule.allowed}）", fontName=fonts.regular,
+                     fontSize=10, fillColor=HexColor(colors["ink"] if rule.ok else BAD_COLOR)))
+    return d
+
+
+def _svg(drawing, fonts: FontSet) -> str:
+    """The drawing as SVG with the font subset embedded (text stays text)."""
+    from reportlab.graphics import renderSVG
+
+    svg = renderSVG.drawToString(drawing)
+    chars = "".join(sorted(set(re.sub(r"<[^>]*>", "", svg)))) + "0123456789"
+    faces = []
+    for name, path in ((fonts.regular, fonts.paths[0]), (fonts.bold, fonts.paths[1])):
+        data = base64.b64encode(subset_woff2(path, chars, keep_names=True)).decode("ascii")
+        faces.append(f'@font-face{{font-family:{name};src:url(data:font/woff2;base64,{data}) format("woff2")}}')
+    style = f"<style>{''.join(faces)}</style>"
+    head_end = svg.index(">", svg.index("<svg")) + 1
+    return svg[:head_end] + style + svg[head_end:]
+
+
+def _png_bytes(drawing) -> "object":
+    import pypdfium2 as pdfium
+    from reportlab.graphics import renderPDF
+
+    pdf = pdfium.PdfDocument(renderPDF.drawToString(drawing))
+    try:
+        page = pdf[0]
+        image = page.render(scale=PNG_SCALE).to_pil()
+        page.close()
+    finally:
+        pdf.close()
+    return image
+
+
+def write_deck_picture(stats: DeckStats, out_dir: Path, name: str) -> DeckPicture:
+    """Write ``out_dir/deck-<name>.svg`` and ``.png`` atomically (both or, on error, neither new)."""
+    fonts = register_fonts()
+    drawing = deck_drawing(stats, fonts)
+    svg_text = _svg(drawing, fonts)
+    image = _png_bytes(drawing)
+    svg_path = output_path(Path(out_dir), f"deck-{name}.svg")
+    png_path = output_path(Path(out_dir), f"deck-{name}.png")
+    with atomic_write(png_path) as tmp:
+        image.save(tmp, format="PNG", optimize=False)
+    with atomic_write(svg_path) as tmp:
+        Path(tmp).write_text(svg_text, encoding="utf-8")
+    return DeckPicture(svg_path, png_path, image.width, image.height)

@@ -1,0 +1,149 @@
+"""`cardpress deck GAME DECK`: a deck's shape printed and drawn (issue 12 §4)."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+from PIL import Image
+from typer.testing import CliRunner
+
+from engine.cards import load_cards
+from engine.data.stats import deck_stats
+from engine.decks import read_deck
+from engine.definitions import load_game
+from pipeline.cli import app
+from pipeline.outputs.charts import png_size
+
+ROOT = Path(__file__).resolve().parent.parent
+runner = CliRunner()
+
+#: (game, shipped deck, the fields whose spread the issue names for that game).
+SHIPPED = [("backrooms", "meg-vanguard", ["cost"]), ("duel", "artillery", ["grade", "rank"]),
+           ("ridm", "iron-wall", ["class", "charge"])]
+
+
+def _expected(game_id: str, deck: str, field: str) -> tuple[Counter, Counter]:
+    """Counts by type and by ``field``, from the deck file's own YAML and the card files."""
+    entries = yaml.safe_load((ROOT / "card_data" / game_id / "decks" / f"{deck}.yaml").read_text("utf-8"))["cards"]
+    cards = {}
+    for file in (ROOT / "card_data" / game_id / "cards").glob("*.yaml"):
+        for card in yaml.safe_load(file.read_text("utf-8")):
+            cards[card["id"]] = card
+    by_type, by_field = Counter(), Counter()
+    for card_id, n in entries.items():
+        by_type[cards[card_id]["type"]] += n
+        if cards[card_id].get(field) is not None:
+            by_field[cards[card_id][field]] += n
+    return by_type, by_field
+
+
+def _run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def _svg_texts(path: Path) -> list[str]:
+    return ["".join(t.itertext()) for t in ET.parse(path).iter("{http://www.w3.org/2000/svg}text")]
+
+
+@pytest.mark.parametrize("game_id,deck,fields", SHIPPED)
+def test_stats_numbers_equal_counts_from_the_deck_file(game_id, deck, fields):
+    game = load_game(game_id)
+    stats = deck_stats(game, load_cards(game), read_deck(ROOT / "card_data" / game_id / "decks" / f"{deck}.yaml"))
+    charts = {c.field: c for c in stats.charts}
+    by_type, _ = _expected(game_id, deck, fields[0])
+    assert {b.key: b.count for b in charts["type"].bars} == dict(by_type)
+    assert stats.size == sum(by_type.values())
+    for field in fields:
+        _, by_field = _expected(game_id, deck, field)
+        shown = {b.key: b.count for b in charts[field].bars if b.count}
+        assert shown == dict(by_field), field
+    # The shipped games' most telling field comes first after the types.
+    assert stats.charts[1].field == fields[0]
+    assert stats.legal and all(rule.ok for rule in stats.rules)
+
+
+@pytest.mark.parametrize("game_id,deck,fields", SHIPPED)
+def test_deck_command_prints_and_draws_the_numbers(tmp_path, game_id, deck, fields):
+    result = _run("deck", game_id, deck, "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    game = load_game(game_id)
+    by_type, by_field = _expected(game_id, deck, fields[0])
+    type_line = next(line for line in result.output.splitlines() if line.startswith("卡牌类型："))
+    for type_id, n in by_type.items():
+        assert f"{game.card_types[type_id].name} {n}" in type_line
+    # SVG: the numbers and the Chinese labels are text, with the font embedded.
+    svg = tmp_path / f"deck-{deck}.svg"
+    texts = _svg_texts(svg)
+    assert "卡牌类型（%d 张）" % sum(by_type.values()) in texts
+    for type_id, n in by_type.items():
+        assert game.card_types[type_id].name in texts and str(n) in texts
+    label = next(spec.label for ct in game.card_types.values() for fid, spec in ct.fields.items() if fid == fields[0])
+    assert f"{label}（{sum(by_field.values())} 张）" in texts
+    for n in by_field.values():
+        assert str(n) in texts
+    assert "卡组张数：%d（要求 " % sum(by_type.values()) in "\n".join(texts)
+    assert "@font-face" in svg.read_text("utf-8") and "font/woff2" in svg.read_text("utf-8")
+    # PNG: decodes, the announced size, not blank.
+    png = tmp_path / f"deck-{deck}.png"
+    with Image.open(png) as image:
+        image.load()
+        stats = deck_stats(game, load_cards(game), read_deck(ROOT / "card_data" / game_id / "decks" / f"{deck}.yaml"))
+        assert image.size == png_size(stats)
+        colours = image.convert("RGB").getcolors(maxcolors=1 << 20)
+        assert colours is not None and len(colours) > 50  # text, bars and background, not one flat fill
+        background = max(colours)[1]
+        inked = sum(n for n, c in colours if c != background)
+        assert inked > 0.05 * image.size[0] * image.size[1]
+
+
+def test_a_deck_that_breaks_the_rules_shows_a_cross_with_the_numbers(tmp_path):
+    shipped = yaml.safe_load((ROOT / "card_data/backrooms/decks/meg-vanguard.yaml").read_text("utf-8"))
+    cards = dict(shipped["cards"])
+    game = load_game("backrooms")
+    by_id = {c.id: c for c in load_cards(game)}
+    outposts = [cid for cid in cards if by_id[cid].type == "outpost"]
+    for cid in outposts:  # no outposts: 前哨 0, 6–10 required; the deck shrinks by as many
+        del cards[cid]
+    removed = sum(shipped["cards"][cid] for cid in outposts)
+    bad = tmp_path / "no-outposts.yaml"
+    bad.write_text(yaml.safe_dump({"name": "没有前哨", "cards": cards}, allow_unicode=True), "utf-8")
+    result = _run("deck", "backrooms", str(bad), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1
+    assert "✗ 前哨：0（要求 6–10）" in result.output
+    assert f"✓ 卡组张数：{53 - removed}（要求 40–60）" in result.output
+    assert "breaks 1 rule(s)" in result.output
+    assert "Traceback" not in result.output
+    texts = "\n".join(_svg_texts(tmp_path / "out" / "deck-no-outposts.svg"))
+    assert "前哨：0（要求 6–10）" in texts
+    assert re.search(r"[✗✕×]", texts), "a broken rule is marked in the picture"
+    assert "不合法（1 处）" in texts
+
+
+def test_bad_deck_name_exits_1_naming_the_decks(tmp_path):
+    result = _run("deck", "duel", "no-such-deck", "--out", str(tmp_path))
+    assert result.exit_code == 1
+    assert "no-such-deck: deck file not found" in result.output
+    assert "artillery" in result.output and "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_a_malformed_deck_names_file_and_line_and_writes_nothing(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: 坏\ncards:\n  artillery-1: lots\n", "utf-8")
+    out = tmp_path / "out"
+    result = _run("deck", "duel", str(bad), "--out", str(out))
+    assert result.exit_code == 1
+    assert "bad.yaml, line 3" in result.output and "copies must be a whole number" in result.output
+    assert not out.exists()
+
+
+def test_help_has_examples():
+    result = _run("deck", "--help")
+    assert result.exit_code == 0
+    assert "Example: cardpress deck backrooms meg-vanguard" in result.output
+    assert "--out" in result.output and "DECK" in result.output
