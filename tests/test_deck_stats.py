@@ -147,3 +147,26 @@ def test_help_has_examples():
     assert result.exit_code == 0
     assert "Example: cardpress deck backrooms meg-vanguard" in result.output
     assert "--out" in result.output and "DECK" in result.output
+
+
+def test_a_fourth_game_gets_charts_from_its_fields(tmp_path):
+    """A game cardpress has never seen (``cardpress new``): its int fields become histograms, the
+    one most of its cards carry (费用, on both types) first."""
+    assert _run("new", str(tmp_path / "g")).exit_code == 0
+    result = _run("deck", str(tmp_path / "g"), "starter", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[1].startswith("卡牌类型：") and lines[2].startswith("费用：")
+    assert any(line.startswith("生命：") for line in lines)
+    assert "费用（8 张）" in _svg_texts(tmp_path / "out" / "deck-starter.svg")
+
+
+def test_a_label_the_font_lacks_is_refused_and_nothing_is_written(tmp_path):
+    shipped = yaml.safe_load((ROOT / "card_data/duel/decks/artillery.yaml").read_text("utf-8"))
+    deck = tmp_path / "rare.yaml"
+    deck.write_text(yaml.safe_dump({"name": "炮\U00020000", "cards": shipped["cards"]}, allow_unicode=True), "utf-8")
+    out = tmp_path / "out"
+    result = _run("deck", "duel", str(deck), "--out", str(out))
+    assert result.exit_code == 1
+    assert "rare.yaml" in result.output and "no glyph for '\U00020000'" in result.output and "deck name" in result.output
+    assert not out.exists()
