@@ -83,7 +83,12 @@ def test_deck_command_prints_and_draws_the_numbers(tmp_path, game_id, deck, fiel
     for type_id, n in by_type.items():
         assert game.card_types[type_id].name in texts and str(n) in texts
     label = next(spec.label for ct in game.card_types.values() for fid, spec in ct.fields.items() if fid == fields[0])
-    assert f"{label}（{sum(by_field.values())} 张）" in texts
+    if all(isinstance(v, int) for v in by_field):  # a number field: its mean over the deck, too
+        mean = sum(v * n for v, n in by_field.items()) / sum(by_field.values())
+        assert f"{label}（{sum(by_field.values())} 张，平均 {mean:.1f}）" in texts
+        assert f"{label}（平均 {mean:.1f}）：" in result.output
+    else:
+        assert f"{label}（{sum(by_field.values())} 张）" in texts
     for n in by_field.values():
         assert str(n) in texts
     assert "卡组张数：%d（要求 " % sum(by_type.values()) in "\n".join(texts)
@@ -156,9 +161,9 @@ def test_a_fourth_game_gets_charts_from_its_fields(tmp_path):
     result = _run("deck", str(tmp_path / "g"), "starter", "--out", str(tmp_path / "out"))
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[1].startswith("卡牌类型：") and lines[2].startswith("费用：")
-    assert any(line.startswith("生命：") for line in lines)
-    assert "费用（8 张）" in _svg_texts(tmp_path / "out" / "deck-starter.svg")
+    assert lines[1].startswith("卡牌类型：") and lines[2].startswith("费用（平均 ")
+    assert any(line.startswith("生命（平均 ") for line in lines)
+    assert any(t.startswith("费用（8 张，平均 ") for t in _svg_texts(tmp_path / "out" / "deck-starter.svg"))
 
 
 def test_a_label_the_font_lacks_is_refused_and_nothing_is_written(tmp_path):

@@ -57,9 +57,18 @@ class Chart:
     kind: str  # "type", "enum", "int", "affiliation"
     bars: tuple[Bar, ...]
 
+    #: Mean value over the deck's cards carrying the field (int fields; None otherwise).
+    mean: float | None = None
+
     @property
     def total(self) -> int:
         return sum(b.count for b in self.bars)
+
+    @property
+    def caption(self) -> str:
+        """``费用（38 张，平均 2.1）``: the title with the cards counted (and the mean)."""
+        mean = f"，平均 {self.mean:.1f}" if self.mean is not None else ""
+        return f"{self.title}（{self.total} 张{mean}）"
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +138,8 @@ def _field_charts(game: GameDefinition, resolved: list[tuple[Card, int]]) -> lis
             bars = tuple(Bar(spec.label_of(v), counts.get(v, 0), v) for v in spec.values)
         else:
             bars = _histogram(counts)
-        charts.append((-carried, kind != "enum", position, Chart(fid, label, kind, bars)))
+        mean = sum(v * n for v, n in counts.items()) / carried if kind == "int" else None
+        charts.append((-carried, kind != "enum", position, Chart(fid, label, kind, bars, mean)))
     return [chart for *_, chart in sorted(charts, key=lambda c: c[:3])]
 
 
@@ -221,7 +231,8 @@ def summary_lines(stats: DeckStats, ok: str = "✓", bad: str = "✗") -> list[s
     lines = [f"{stats.deck.name}（{stats.game.name}）：{stats.size} 张"]
     for chart in stats.charts:
         bars = "  ".join(f"{b.label} {b.count}" for b in chart.bars)
-        lines.append(f"{chart.title}：{bars}")
+        mean = f"（平均 {chart.mean:.1f}）" if chart.mean is not None else ""
+        lines.append(f"{chart.title}{mean}：{bars}")
     lines.append("构筑规则：")
     for rule in stats.rules:
         lines.append(f"  {ok if rule.ok else bad} {rule.label}：{rule.actual}（要求 {rule.allowed}）")

@@ -70,7 +70,7 @@ def _texts(stats: DeckStats, ok: str, bad: str) -> list[tuple[str, str]]:
     """(what, text) of every label the picture prints, for the glyph check."""
     out = [("deck name", stats.deck.name), ("game name", stats.game.name)]
     for chart in stats.charts:
-        out.append((f"chart {chart.field!r} title", chart.title))
+        out.append((f"chart {chart.field!r} title", chart.caption))
         out.extend((f"chart {chart.field!r} bar", bar.label) for bar in chart.bars)
     for rule in stats.rules:
         out.append((f"rule {rule.label!r}", f"{ok}{bad}{rule.label}{rule.allowed}{rule.actual}要求：（）张"))
@@ -94,7 +94,7 @@ def _bar_chart(chart: Chart, x: float, y: float, fonts: FontSet, colors: dict):
     from reportlab.lib.colors import HexColor
 
     group = Group()
-    group.add(String(x + 8, y + CELL_H - 20, f"{chart.title}（{chart.total} 张）", fontName=fonts.bold,
+    group.add(String(x + 8, y + CELL_H - 20, chart.caption, fontName=fonts.bold,
                      fontSize=11, fillColor=HexColor(colors["ink"])))
     bc = VerticalBarChart()
     bc.x, bc.y = x + 30, y + 30
@@ -213,7 +213,8 @@ def _png_bytes(drawing) -> "object":
 
 
 def write_deck_picture(stats: DeckStats, out_dir: Path, name: str) -> DeckPicture:
-    """Write ``out_dir/deck-<name>.svg`` and ``.png`` atomically (both or, on error, neither new)."""
+    """Write ``out_dir/deck-<name>.svg`` and ``.png``, each atomically. Both are made in memory
+    first, so a label the font lacks (or any other drawing error) writes neither."""
     fonts = register_fonts()
     drawing = deck_drawing(stats, fonts)
     svg_text = _svg(drawing, fonts)
