@@ -175,3 +175,40 @@ def test_a_label_the_font_lacks_is_refused_and_nothing_is_written(tmp_path):
     assert result.exit_code == 1
     assert "rare.yaml" in result.output and "no glyph for '\U00020000'" in result.output and "deck name" in result.output
     assert not out.exists()
+
+
+def _write_deck(tmp_path: Path, game_id: str, deck: str, change) -> Path:
+    shipped = yaml.safe_load((ROOT / "card_data" / game_id / "decks" / f"{deck}.yaml").read_text("utf-8"))
+    cards = dict(shipped["cards"])
+    change(cards)
+    path = tmp_path / f"{deck}-changed.yaml"
+    path.write_text(yaml.safe_dump({"name": "改过的", "cards": cards}, allow_unicode=True), "utf-8")
+    return path
+
+
+def test_off_affiliation_cards_and_unknown_cards_are_crossed_with_their_numbers(tmp_path):
+    def change(cards):
+        cards["bntg-merchant"] = 2   # B.N.T.G. cards in an M.E.G. deck
+        cards["argos-observer"] = 1
+        cards["no-such-card"] = 1
+    path = _write_deck(tmp_path, "backrooms", "meg-vanguard", change)
+    result = _run("deck", "backrooms", str(path), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1
+    assert "✗ 从属：3 张不符（要求 M.E.G.、通用）" in result.output
+    assert "✗ 卡牌存在：1 张未知：no-such-card（要求 全部）" in result.output
+    assert "✓ 卡组张数：57（要求 40–60）" in result.output
+    assert "breaks 3 rule(s)" in result.output  # check_deck's three problems, each under its rule
+
+
+@pytest.mark.parametrize("game_id,deck,change", [
+    ("backrooms", "meg-vanguard", lambda c: c.update({"bntg-merchant": 3, "level-0": 2})),
+    ("backrooms", "bntg-caravan", lambda c: c.clear() or c.update({"bntg": 1})),
+    ("duel", "swords", lambda c: c.update({next(iter(c)): 4})),
+    ("ridm", "arts-barrage", lambda c: c.update({"ghost": 1})),
+])
+def test_every_problem_check_deck_finds_is_under_one_rule(tmp_path, game_id, deck, change):
+    game = load_game(game_id)
+    stats = deck_stats(game, load_cards(game), read_deck(_write_deck(tmp_path, game_id, deck, change)))
+    assert stats.problems, "the changed deck breaks a rule"
+    assert sum(len(rule.problems) for rule in stats.rules) == len(stats.problems)
+    assert all(rule.label != "其他" for rule in stats.rules)
