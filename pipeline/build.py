@@ -34,6 +34,7 @@ from .fonts import load_font_files, register_fonts
 from .impose import PAPERS_MM, Cell, Flip, SheetLayout, choose_layout
 from .layout import Element, Layouts
 from .layout.elements import pack, unpack
+from .outputs.manifest import Changes, compare, face_digest, read_manifest, write_manifest
 from .render.streams import compress_form, compress_page, save
 from .workers import Shared, WorkerError, halves, in_parallel, resolve_jobs
 
@@ -53,6 +54,8 @@ class BuildOptions:
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     #: Processes (1 or 2); None: 2 when two cores are free (see ``pipeline.workers``).
     jobs: int | None = None
+    #: An earlier build (its folder or manifest): impose only the faces new or changed since.
+    changed_since: Path | None = None
 
 
 @dataclass
@@ -69,6 +72,10 @@ class BuildResult:
     cards: int
     distinct: int
     files: list[SheetFile] = field(default_factory=list)
+    #: ``manifest.json`` of a full build (the faces' digests), None for a ``changed_since`` one.
+    manifest: Path | None = None
+    #: With ``changed_since``: what differs from the earlier build (only those are printed).
+    changes: Changes | None = None
 
 
 class BuildOptionError(CardpressError):
@@ -502,11 +509,23 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
                              options.gutter_mm)
         for paper in options.papers
     }
+    earlier = read_manifest(options.changed_since) if options.changed_since is not None else None
     prep = prepare(definition, options.deck, options.bleed_mm, progress, jobs=options.jobs)
     out_dir = options.out_dir or output_path(Path("dist"), definition.id)
-    result = BuildResult(definition, len(prep.sequence), len(prep.distinct))
+    faces, backs = digests(prep)
+    prefix, changes = "cards", None
+    if earlier is not None:
+        # An errata set: only new and changed faces, in files of their own (the full print's
+        # PDFs and manifest stay the base the next comparison is made against).
+        changes = compare(earlier, faces)
+        wanted = set(changes.new) | set(changes.changed)
+        prep.sequence = [card for card in prep.sequence if card.id in wanted]
+        prefix = "changed"
+        if not prep.sequence:
+            return BuildResult(definition, 0, 0, changes=changes)
+    result = BuildResult(definition, len(prep.sequence), len(prep.distinct), changes=changes)
     with ExitStack() as stack:
-        targets = {paper: output_path(out_dir, f"cards-{paper}.pdf") for paper in layouts_by_paper}
+        targets = {paper: output_path(out_dir, f"{prefix}-{paper}.pdf") for paper in layouts_by_paper}
         temps = {paper: stack.enter_context(atomic_write(path)) for paper, path in targets.items()}
         if len(layouts_by_paper) == 2 and resolve_jobs(options.jobs) == 2:
             pages = _papers_in_parallel(prep, layouts_by_paper, temps, options, progress)
@@ -514,7 +533,19 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
             pages = _papers_in_one_pass(prep, layouts_by_paper, temps, options, progress)
         for paper, layout in layouts_by_paper.items():
             result.files.append(SheetFile(paper, targets[paper], pages[paper], layout))
+    if earlier is None:
+        result.manifest = write_manifest(out_dir, definition.id, faces, backs)
     return result
+
+
+def digests(prep: Prepared) -> tuple[dict[str, str], dict[str, str]]:
+    """The digest of every face of the print sequence and of every back (``outputs.manifest``);
+    a card that cannot be laid out has none (the build reports it)."""
+    b = prep.bleed_mm
+    faces = {card.id: face_digest(prep.painter, prep.faces.get(card.id) or prep.layouts.face(card, b), card, b)
+             for card in prep.distinct if card.id not in prep.face_errors}
+    backs = {name: face_digest(prep.painter, elements, None, b) for name, elements in prep.backs.items()}
+    return faces, backs
 
 
 def _papers_in_one_pass(prep: Prepared, layouts: dict[str, SheetLayout], temps: dict[str, Path],

@@ -194,6 +194,10 @@ def build(
     jobs: Annotated[Optional[int], typer.Option(min=1, max=2, help="Processes: 2 splits art, text fitting and the "
                                                 "two papers over two cores. Default: 2 when two cores are free.",
                                                 show_default=False)] = None,
+    changed_since: Annotated[Optional[Path], typer.Option(help="An earlier build's folder (or its manifest.json): "
+                                                          "print only the cards new or changed since, into "
+                                                          "DIR/changed-<paper>.pdf (an errata sheet).",
+                                                          show_default=False)] = None,
 ) -> None:
     """Build print-ready card sheets: DIR/cards-a4.pdf and DIR/cards-letter.pdf.
 
@@ -208,15 +212,24 @@ def build(
     Example: cardpress build ./my-game --back-offset 0.5,-0.3 --short-edge
 
     Example: cardpress build ridm --jobs 1   (one process, e.g. beside other work)
+
+    Example: cardpress build duel --changed-since dist/duel   (reprint only what changed)
+
+    Every build writes DIR/manifest.json, the digest of each printed face, for --changed-since.
     """
     from .build import BuildOptions, build_sheets
 
     papers = (_paper(paper),) if paper else tuple(PAPERS_MM)
     options = BuildOptions(papers=papers, out_dir=out, deck=deck, bleed_mm=bleed, margin_mm=margin, gutter_mm=gutter,
                            flip="short" if short_edge else "long", back_offset_mm=_parse_offset(back_offset),
-                           jobs=jobs)
+                           jobs=jobs, changed_since=changed_since)
     with reported(), progress_bar() as progress:
         result = build_sheets(game, options, progress)
+    if result.changes is not None:
+        typer.echo(f"since {changed_since}: {result.changes.describe()}")
+        if not result.files:
+            typer.echo("nothing to print: no card is new or changed")
+            return
     typer.echo(f"{result.game.name}: {result.cards} cards ({result.distinct} distinct)")
     for f in result.files:
         typer.echo(f"  {f.path}  {f.pages} pages — {f.layout.describe()}")

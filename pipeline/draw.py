@@ -422,16 +422,24 @@ class CardPainter:
         else:
             path.rect(x, y, w, h)
         c.clipPath(path, stroke=0, fill=0)
-        src = card.art_path if card is not None else None
-        if src is not None and src.is_file():
-            key = (src, float(e["w"]), float(e["h"]))
-            norm = self._art_cache.get(key)
-            if norm is None:
-                norm = self._art_cache[key] = normalised_art(src, float(e["w"]), float(e["h"]))
+        norm = self.art_file(e, card)
+        if norm is not None:
             c.drawImage(str(norm), x, y, w, h, mask="auto" if norm.suffix == ".png" else None)
         else:
             self._placeholder(c, e, x, y, w, h, card)
         c.restoreState()
+
+    def art_file(self, e: Element, card: Card | None) -> Path | None:
+        """The normalised file an ``art`` element prints (named by its content), or None when the
+        card has no art file and the placeholder is drawn."""
+        src = card.art_path if card is not None else None
+        if src is None or not src.is_file():
+            return None
+        key = (src, float(e["w"]), float(e["h"]))
+        norm = self._art_cache.get(key)
+        if norm is None:
+            norm = self._art_cache[key] = normalised_art(src, float(e["w"]), float(e["h"]))
+        return norm
 
     def _placeholder(self, c, e: Element, x: float, y: float, w: float, h: float, card: Card | None) -> None:
         """A designed stand-in for missing art: the type colour shading darker downwards, fine

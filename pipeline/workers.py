@@ -18,6 +18,7 @@ import gc
 import marshal
 import multiprocessing
 import os
+import signal
 import sys
 import traceback
 import warnings
@@ -88,7 +89,10 @@ def in_parallel(child: Callable[[], T], parent: Callable[[], U], jobs: int,
         stream.flush()
     receive, send = ctx.Pipe(duplex=False)
 
+    parent_pid = os.getpid()
+
     def run() -> None:
+        _die_with(parent_pid)
         receive.close()
         try:
             message = ("ok", child())
@@ -137,6 +141,20 @@ def in_parallel(child: Callable[[], T], parent: Callable[[], U], jobs: int,
     if kind == "bug":
         raise RuntimeError(f"a build worker failed:\n{value}")
     return mine, value
+
+
+def _die_with(parent_pid: int) -> None:
+    """End this child if its parent ends (killed, say): an orphan would go on writing into the
+    output folder after the user thought the build was gone. Linux's PR_SET_PDEATHSIG; elsewhere
+    the child finishes its half and finds the pipe closed."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent_pid:  # the parent died before the line above took effect
+        os._exit(1)
 
 
 def halves(items: list[Any]) -> tuple[list[Any], list[Any]]:

@@ -145,3 +145,35 @@ def test_bad_art_in_the_childs_half_names_the_file_and_card(tmp_path):
         build_sheets(game, BuildOptions(out_dir=tmp_path / "out", jobs=2))
     message = str(caught.value)
     assert "scout.png" in message and "cannot read image" in message and "'art'" in message
+
+
+def test_a_child_ends_when_its_parent_is_killed(tmp_path):
+    """kill -9 of a build must not leave its second process writing into the output folder."""
+    import signal
+    import subprocess
+    import sys
+
+    marker = tmp_path / "child.pid"
+    script = (
+        "import os, time\n"
+        "from pipeline import workers\n"
+        f"def child():\n    open({str(marker)!r}, 'w').write(str(os.getpid())); time.sleep(60)\n"
+        "workers.in_parallel(child, lambda: time.sleep(60), 2)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script])
+    deadline = time.monotonic() + 30
+    while not (marker.exists() and marker.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    child = int(marker.read_text())
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(child, signal.SIGKILL)
+        pytest.fail("the child outlived its killed parent")

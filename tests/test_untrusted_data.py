@@ -671,7 +671,7 @@ def test_a_killed_build_leaves_no_temp_file_after_the_next_build(tmp_path):
     result = runner.invoke(app, ["build", str(game), "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert list(out.glob(".*.tmp")) == []
-    assert sorted(p.name for p in out.iterdir()) == ["cards-a4.pdf", "cards-letter.pdf"]
+    assert sorted(p.name for p in out.iterdir()) == ["cards-a4.pdf", "cards-letter.pdf", "manifest.json"]
 
 
 def test_a_live_writers_temp_file_is_left_alone(tmp_path):
