@@ -272,6 +272,33 @@ def images(
 
 
 @app.command(rich_help_panel="Production")
+def preview(
+    game: GameArg,
+    card: Annotated[str, typer.Argument(help="The card's id.", show_default=False)],
+    back: Annotated[bool, typer.Option("--back", help="The back the card's type uses, not its face.")] = False,
+    png: Annotated[Optional[Path], typer.Option(help="PNG file to write. Default: dist/GAME/preview-CARD.png.",
+                                                show_default=False)] = None,
+    dpi: Annotated[int, typer.Option(min=36, max=1200, help="Resolution.")] = 300,
+    bleed: Annotated[float, typer.Option(help="Bleed around the card, mm.", callback=_millimetres)] = 3.0,
+) -> None:
+    """One card as it prints (same templates, text size and art as the sheets), as a PNG.
+
+    Example: cardpress preview duel scout-hawk
+
+    Example: cardpress preview ./my-game scout --back --png back.png --dpi 150
+    """
+    from .atomic import atomic_write, output_path
+    from .outputs.preview import preview_png
+
+    with reported():
+        data = preview_png(game, card, back=back, dpi=dpi, bleed_mm=bleed)
+        target = png or output_path(Path("dist") / Path(game).name, f"preview-{card}{'-back' if back else ''}.png")
+        with atomic_write(target) as tmp:
+            tmp.write_bytes(data)
+    typer.echo(f"{target}")
+
+
+@app.command(rich_help_panel="Production")
 def calibrate(
     paper: Annotated[str, typer.Option(help="a4 or letter.", autocompletion=completion.papers)] = "a4",
     out: Annotated[Optional[Path], typer.Option(help="Output file. Default: dist/calibration-PAPER.pdf.",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 
 import numpy as np
 import pytest
@@ -59,3 +60,18 @@ def test_a_game_that_does_not_check_is_refused(game_copy):
                     encoding="utf-8")
     with pytest.raises(DataError):
         preview_png(folder, "anything")
+
+
+def test_the_preview_command_writes_the_png_and_refuses_an_unknown_card(tmp_path):
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    target = tmp_path / "p.png"
+    result = CliRunner().invoke(app, ["preview", "duel", "scout-hawk", "--png", str(target), "--dpi", "72"])
+    assert result.exit_code == 0, result.output
+    with Image.open(target) as im:
+        assert im.size == (math.ceil((63 + 6) / 25.4 * 72), math.ceil((88 + 6) / 25.4 * 72))  # pdfium rounds up
+    result = CliRunner().invoke(app, ["preview", "duel", "scout-hawkk", "--png", str(tmp_path / "q.png")])
+    assert result.exit_code == 1 and "did you mean scout-hawk" in result.output
+    assert not (tmp_path / "q.png").exists()
