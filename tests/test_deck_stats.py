@@ -212,3 +212,11 @@ def test_every_problem_check_deck_finds_is_under_one_rule(tmp_path, game_id, dec
     assert stats.problems, "the changed deck breaks a rule"
     assert sum(len(rule.problems) for rule in stats.rules) == len(stats.problems)
     assert all(rule.label != "其他" for rule in stats.rules)
+
+
+def test_pictures_go_to_dist_game_by_default(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = _run("deck", "duel", "artillery")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "dist" / "duel").iterdir()) == ["deck-artillery.png", "deck-artillery.svg"]
+    assert "pictures written: dist/duel/deck-artillery.svg, dist/duel/deck-artillery.png" in result.output
