@@ -272,6 +272,33 @@ def images(
 
 
 @app.command(rich_help_panel="Production")
+def watch(
+    game: GameArg,
+    paper: Annotated[Optional[str], typer.Option(help="a4 or letter; both when not given.", show_default=False,
+                                                 autocompletion=completion.papers)] = None,
+    out: Annotated[Optional[Path], typer.Option(help="Output folder. Default: dist/GAME.", show_default=False)] = None,
+    deck: Annotated[Optional[Path], typer.Option(help="Print this deck's cards (a file or a deck of the game by "
+                                                 "name).", show_default=False)] = None,
+) -> None:
+    """Rebuild the card sheets on every save of the game's cards, templates, style or art.
+
+    Says what changed and what was written; a build that fails is shown and the watcher waits for
+    the next save (the previous sheets are kept). Ctrl-C stops.
+
+    Example: cardpress watch ./my-game
+
+    Example: cardpress watch duel --paper a4 --deck artillery
+    """
+    from .build import BuildOptions
+    from .watch import watch as watch_game
+
+    papers = (_paper(paper),) if paper else tuple(PAPERS_MM)
+    options = BuildOptions(papers=papers, out_dir=out, deck=deck)
+    with reported():
+        watch_game(game, options, typer.echo)
+
+
+@app.command(rich_help_panel="Production")
 def preview(
     game: GameArg,
     card: Annotated[str, typer.Argument(help="The card's id.", show_default=False)],

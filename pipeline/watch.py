@@ -28,9 +28,15 @@ _IGNORED_SUFFIXES = (".tmp", ".swp", ".swx", "~")  # editors' and our own temp f
 
 
 def watched_paths(game: str | Path) -> list[Path]:
-    """The folders a build of ``game`` reads."""
-    definition = load_game(game)
+    """The folders a build of ``game`` reads. A game folder whose game.yaml does not load yet is
+    watched whole (the designer is fixing it); an id that names nothing is an error."""
     shipped = templates_root()
+    try:
+        definition = load_game(game)
+    except CardpressError:
+        if (Path(game) / "game.yaml").is_file():
+            return [Path(game), shipped / "_common"]
+        raise
     paths = [definition.card_data_dir, shipped / "_common"]
     for folder in (definition.folder / "templates", shipped / definition.id):
         if folder.is_dir() and folder not in paths:
@@ -68,8 +74,8 @@ def watch(game: str | Path, options: BuildOptions, say: Callable[[str], None],
         say(f"{reason}: {result.cards} cards built in {time.perf_counter() - started:.1f} s → {files}")
         return result
 
-    once("first build")
     paths = watched_paths(game)
+    once("first build")
     say("watching " + ", ".join(str(p) for p in paths) + " (Ctrl-C to stop)")
     for changes in watchfiles.watch(*paths, watch_filter=_relevant(out), debounce=DEBOUNCE_MS, stop_event=stop,
                                     raise_interrupt=False):

@@ -57,3 +57,12 @@ def test_the_watched_folders_are_what_a_build_reads(tmp_path):
     assert game.resolve() in [p.resolve() for p in paths]
     assert any(p.name == "_common" for p in paths)
     assert any(p.name == "duel" for p in watched_paths("duel"))
+
+
+def test_watch_of_a_game_that_is_not_there_is_one_error(tmp_path):
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    result = CliRunner().invoke(app, ["watch", str(tmp_path / "nothing")])
+    assert result.exit_code == 1 and "no game" in result.output and "Traceback" not in result.output
