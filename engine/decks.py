@@ -113,6 +113,22 @@ def find_deck(game: GameDefinition, deck: str | Path) -> Path:
     return path
 
 
+def user_deck(game: GameDefinition, deck: str | Path) -> Path:
+    """The deck file a user named (``find_deck``), checked to be a regular file: the user's own
+    choice may live anywhere, but a FIFO would hang the read. Raises ``DataError`` naming it."""
+    from .errors import DataError, Location, Problem
+    from .paths import UnsafePath, check_regular
+
+    path = find_deck(game, deck)
+    try:
+        check_regular(path, "deck file")
+    except UnsafePath as exc:
+        raise DataError(Problem(str(exc), Location(path))) from None
+    if not path.is_file():
+        raise DataError(Problem(f"deck file not found ({deck_names(game)})", Location(path)))
+    return path
+
+
 def deck_names(game: GameDefinition) -> str:
     """The game's own decks by name, for an error message (or a note that it has none)."""
     names = [file.stem for file in deck_files(game)]

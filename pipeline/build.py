@@ -22,10 +22,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from engine.cards import Card
 from engine.check import GameReport, check_game
-from engine.decks import deck_names, find_deck
+from engine.decks import user_deck
 from engine.definitions import GameDefinition, load_game
 from engine.errors import CardpressError, DataError, Location, Problem
-from engine.paths import UnsafePath, check_regular
 
 from .art import ArtError
 from .atomic import atomic_write, output_path
@@ -435,14 +434,7 @@ def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_m
         raise BuildOptionError(f"--bleed must be a finite number of millimetres ≥ 0, got {bleed_mm!r}")
     definition = game if isinstance(game, GameDefinition) else load_game(game)
     if deck is not None:
-        deck = find_deck(definition, deck)
-        # The user's own choice, so it may live anywhere; but a FIFO would hang the read.
-        try:
-            check_regular(deck, "deck file")
-        except UnsafePath as exc:
-            raise DataError(Problem(str(exc), Location(deck))) from None
-        if not deck.is_file():
-            raise DataError(Problem(f"deck file not found ({deck_names(definition)})", Location(deck)))
+        deck = user_deck(definition, deck)
     if report is None:
         report = check_game(definition, decks=[deck] if deck else None)
     report.raise_if_problems()

@@ -84,6 +84,9 @@ app.add_typer(typer.Typer(cls=TrackGroup, help=TRACK_HELP, no_args_is_help=True,
 rulebook_cli.register(app)
 table_cli.register(app)
 
+PapersOpt = Annotated[Optional[str], typer.Option(help="a4 or letter; both when not given.", show_default=False,
+                                                  autocompletion=completion.papers)]
+OutOpt = Annotated[Optional[Path], typer.Option(help="Output folder. Default: dist/GAME.", show_default=False)]
 GameArg = Annotated[str, typer.Argument(help="A shipped game id (backrooms, duel, ridm) or a game folder path.",
                                         show_default=False, autocompletion=completion.games)]
 
@@ -175,9 +178,8 @@ def _millimetres(value: float | None) -> float | None:
 @app.command(rich_help_panel="Production")
 def build(
     game: GameArg,
-    paper: Annotated[Optional[str], typer.Option(help="a4 or letter; both when not given.", show_default=False,
-                                                 autocompletion=completion.papers)] = None,
-    out: Annotated[Optional[Path], typer.Option(help="Output folder. Default: dist/GAME.", show_default=False)] = None,
+    paper: PapersOpt = None,
+    out: OutOpt = None,
     deck: Annotated[Optional[Path], typer.Option(help="Print exactly this deck's cards with their counts: a deck "
                                                  "file, or a deck of the game by name (artillery). Default: one of "
                                                  "each card.", show_default=False)] = None,
@@ -274,9 +276,8 @@ def images(
 @app.command(rich_help_panel="Production")
 def watch(
     game: GameArg,
-    paper: Annotated[Optional[str], typer.Option(help="a4 or letter; both when not given.", show_default=False,
-                                                 autocompletion=completion.papers)] = None,
-    out: Annotated[Optional[Path], typer.Option(help="Output folder. Default: dist/GAME.", show_default=False)] = None,
+    paper: PapersOpt = None,
+    out: OutOpt = None,
     deck: Annotated[Optional[Path], typer.Option(help="Print this deck's cards (a file or a deck of the game by "
                                                  "name).", show_default=False)] = None,
 ) -> None:
@@ -449,23 +450,15 @@ def deck(game: GameArg,
     """
     from engine.cards import load_cards
     from engine.data.stats import deck_stats, summary_lines
-    from engine.decks import deck_names, find_deck, read_deck
+    from engine.decks import read_deck, user_deck
     from engine.definitions import load_game
-    from engine.errors import DataError, Location, Problem
-    from engine.paths import UnsafePath, check_regular
 
     from .atomic import output_path
     from .outputs.charts import write_deck_picture
 
     with reported():
         definition = load_game(game)
-        path = find_deck(definition, deck_name)
-        try:
-            check_regular(path, "deck file")
-        except UnsafePath as exc:
-            raise DataError(Problem(str(exc), Location(path))) from None
-        if not path.is_file():
-            raise DataError(Problem(f"deck file not found ({deck_names(definition)})", Location(path)))
+        path = user_deck(definition, deck_name)
         stats = deck_stats(definition, load_cards(definition), read_deck(path))
         picture = write_deck_picture(stats, out or output_path(Path("dist"), definition.id), path.stem)
     for line in summary_lines(stats):
