@@ -162,7 +162,7 @@ def test_failed_build_keeps_the_previous_pdf(game):
     _edit(_cards(game), "  hp: 5\n", "  hp: 99\n")
     assert runner.invoke(app, ["build", str(game), "--out", str(out), "--paper", "a4"]).exit_code == 1
     assert (out / "cards-a4.pdf").read_bytes() == before
-    assert sorted(p.name for p in out.iterdir()) == ["cards-a4.pdf"]
+    assert sorted(p.name for p in out.iterdir()) == ["cards-a4.pdf", "manifest.json"]  # the first build's, untouched
 
 
 def test_unknown_game():
