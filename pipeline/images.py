@@ -106,7 +106,8 @@ def _render_pdfs(prep: Prepared, bleed_mm: float, folder: Path, jobs: int) -> li
     pdfs = {"theirs": str(folder / "cards-b.pdf"), "mine": str(folder / "cards-a.pdf")}
 
     def child() -> None:
-        _render_pdf(replace(prep, sequence=theirs, backs={}), bleed_mm, Path(pdfs["theirs"]))
+        if theirs:  # one process: nothing to paint here, and no empty PDF
+            _render_pdf(replace(prep, sequence=theirs, backs={}), bleed_mm, Path(pdfs["theirs"]))
 
     def parent() -> None:
         _render_pdf(replace(prep, sequence=mine), bleed_mm, Path(pdfs["mine"]))
