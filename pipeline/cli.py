@@ -396,6 +396,12 @@ def check(game: GameArg,
         counts[card.type] = counts.get(card.type, 0) + 1
     kinds = ", ".join(f"{ctype.name} {counts[t]}" for t, ctype in report.game.card_types.items() if t in counts)
     typer.echo(f"{report.game.name}: {len(report.cards)} cards ({kinds}), {len(report.decks)} legal deck(s). All good.")
+    if report.decks:  # the next thing a designer wants of a deck: its shape
+        import shlex
+
+        deck_name = report.decks[0].path.stem if report.decks[0].path else report.decks[0].name
+        typer.echo(f"To see a deck's shape (cards by type, each field's spread, its rules): "
+                   f"cardpress deck {shlex.quote(str(game))} {shlex.quote(deck_name)}")
 
 
 @app.command(rich_help_panel="Production")

@@ -220,3 +220,24 @@ def test_pictures_go_to_dist_game_by_default(tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (tmp_path / "dist" / "duel").iterdir()) == ["deck-artillery.png", "deck-artillery.svg"]
     assert "pictures written: dist/duel/deck-artillery.svg, dist/duel/deck-artillery.png" in result.output
+
+
+def test_check_ends_by_naming_the_command_that_draws_one_of_the_game_s_decks(tmp_path):
+    result = _run("check", "ridm", "--no-render")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[-2].endswith("All good.")
+    command = lines[-1].split(": ", 1)[1]
+    assert command == "cardpress deck ridm arts-barrage"          # a real deck of the game
+    drawn = _run(*command.split()[1:], "--out", str(tmp_path / "out"))
+    assert drawn.exit_code == 0 and (tmp_path / "out" / "deck-arts-barrage.svg").is_file()
+
+
+def test_check_of_a_game_without_decks_names_no_deck(tmp_path):
+    import shutil
+
+    assert _run("new", str(tmp_path / "g")).exit_code == 0
+    shutil.rmtree(tmp_path / "g" / "decks")
+    result = _run("check", str(tmp_path / "g"), "--no-render")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1].endswith("All good.") and "cardpress deck" not in result.output
