@@ -112,6 +112,8 @@ def test_html_is_well_formed_and_self_contained(ridm_html):
     assert root.tag == "html"
     without_data = re.sub(r"url\(data:font/woff2;base64,[A-Za-z0-9+/=]+\)", "",
                           re.sub(r"data:image/(?:png|jpeg);base64,[A-Za-z0-9+/=]+", "", ridm_html))
+    # the deck pictures' inline <svg> declares its namespace (a name, not a place anything loads from)
+    without_data = without_data.replace('<svg xmlns="http://www.w3.org/2000/svg"', "<svg")
     assert not re.search(r"(?:https?:)?//[a-z]|url\(", without_data)
     srcs = [el.get("src") for el in root.iter("img")]
     assert srcs and all(re.match(r"data:image/(png|jpeg);base64,", s) for s in srcs)

@@ -237,3 +237,22 @@ def summary_lines(stats: DeckStats, ok: str = "✓", bad: str = "✗") -> list[s
     for rule in stats.rules:
         lines.append(f"  {ok if rule.ok else bad} {rule.label}：{rule.actual}（要求 {rule.allowed}）")
     return lines
+
+
+def game_deck_stats(game: GameDefinition, cards: list[Card] | Mapping[str, Card]) -> list[DeckStats]:
+    """``deck_stats`` of each of the game's own decks (``decks/``, file-name order): what the
+    HTML rulebook's deck section draws. A deck file is read as ``cardpress check`` reads it (a
+    symlink may not lead out of the game's folder); one that cannot be read raises ``DataError``
+    naming it, so a rulebook never quietly leaves a deck out."""
+    from engine.decks import deck_files, read_deck
+    from engine.errors import DataError, Location
+    from engine.paths import UnsafePath, confine
+
+    out = []
+    for path in deck_files(game):
+        try:
+            confine(path, [game.card_data_dir], "deck file")
+        except UnsafePath as exc:
+            raise DataError(Problem(str(exc), Location(path))) from None
+        out.append(deck_stats(game, cards, read_deck(path)))
+    return out

@@ -226,3 +226,67 @@ def write_deck_picture(stats: DeckStats, out_dir: Path, name: str) -> DeckPictur
     with atomic_write(svg_path) as tmp:
         Path(tmp).write_text(svg_text, encoding="utf-8")
     return DeckPicture(svg_path, png_path, image.width, image.height)
+
+
+#: The font family of the HTML rulebook's and the table page's web font subsets (both name
+#: their ``@font-face`` so): an inline picture's text is set in it, so its glyphs come from the
+#: page's own subset, which is cut from the page's text — the picture's labels included.
+WEB_FONT_FAMILY = "Cardpress Sans SC"
+_STYLE_ATTR = re.compile(r' style="([^"]*)"')
+_ID_REF = re.compile(r'(id="|url\(#)(clip|group)\b')
+
+
+def _presentation(fonts: FontSet, family: str):
+    """``style="a: b; c: d"`` → ``a="b" c="d"`` (SVG presentation attributes): a page whose
+    Content-Security-Policy forbids inline styles (the table page's) still draws them."""
+    faces = {fonts.regular: "400", fonts.bold: "700"}
+
+    def swap(m: re.Match) -> str:
+        attrs = []
+        for decl in m.group(1).split(";"):
+            key, sep, value = decl.partition(":")
+            key, value = key.strip(), value.strip()
+            if not sep or not key:
+                continue
+            if key == "font-family":
+                attrs.append(f'font-weight="{faces.get(value, "400")}"')
+                value = family
+            attrs.append(f'{key}="{value}"')
+        return " " + " ".join(attrs) if attrs else ""
+    return swap
+
+
+def inline_svg(stats: DeckStats, fonts: FontSet | None = None, ident: str = "deck",
+               family: str = WEB_FONT_FAMILY) -> str:
+    """The deck's picture as an ``<svg>`` element to put inside an HTML page: no XML prolog, no
+    embedded font (its text is set in the page's ``family``), no ``style`` attributes, ids
+    prefixed with ``ident`` (several pictures on one page), as wide as its container; the SVG
+    namespace is declared, so the element is SVG in a page read as XHTML too. Labels are
+    glyph-checked as for the files (``DataError`` naming the label otherwise)."""
+    from html import escape
+
+    from reportlab.graphics import renderSVG
+
+    fonts = fonts or register_fonts()
+    drawing = deck_drawing(stats, fonts)
+    svg = renderSVG.drawToString(drawing)
+    svg = svg[svg.index("<svg"):]
+    svg = re.sub(r"\s*<title>.*?</title>\s*<desc>.*?</desc>", "", svg, count=1, flags=re.S)
+    # The clip to the drawing's own box is the <svg> viewport's already (and a url(#…) less).
+    svg = re.sub(r"<clipPath id=\"clip\">.*?</clipPath>", "", svg, count=1, flags=re.S)
+    svg = svg.replace('style="clip-path: url(#clip)"', "", 1)
+    svg = _STYLE_ATTR.sub(_presentation(fonts, family), svg)
+    svg = _ID_REF.sub(lambda m: f"{m.group(1)}{ident}-{m.group(2)}", svg)
+    label = escape(f"{stats.deck.name}：{stats.size} 张", quote=True)
+    width, height = size_pt(stats)
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" class="deck-picture" '
+            f'role="img" aria-label="{label}" width="100%" preserveAspectRatio="xMinYMin meet">')
+    svg = head + svg[svg.index(">", svg.index("<svg")) + 1:]
+    return re.sub(r">\s+<", "><", svg).strip()
+
+
+def picture_text(svg: str) -> str:
+    """The text an inline picture prints (for a page's glyph check and font subset)."""
+    from html import unescape
+
+    return unescape("".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg)))

@@ -70,6 +70,8 @@ figure.anatomy{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;margin:1r
 figure.anatomy img{width:min(100%,%(example)spx);height:auto}
 figure.anatomy ol{margin:0;padding-left:1.4rem}
 figcaption{width:100%;color:var(--muted);font-size:.85rem}
+figure.deck{margin:1rem 0 1.6rem}
+figure.deck svg{display:block;width:100%;height:auto;border:1px solid var(--line);border-radius:6px}
 dl.glossary dt{font-weight:bold;color:var(--accent);margin-top:.8rem}
 dl.glossary dd{margin:0 0 0 1rem}
 .see,.order{color:var(--muted);font-size:.9rem}
@@ -189,6 +191,8 @@ class HtmlWriter:
                 return self.glossary()
             if b.name == "gallery":
                 return self.gallery(b.arg)
+            if b.name == "decks":
+                return self.decks()
         return ""
 
     def item_block(self, b: md.Block) -> str:
@@ -230,6 +234,23 @@ class HtmlWriter:
             f'<a class="close" href="#{back}">关闭</a></figure>'
             for c, u in zip(cards, uris))
         return f'<div class="gallery" id="{back}">{figs}</div>'
+
+    def decks(self) -> str:
+        """Each of the game's own decks as ``cardpress deck`` draws it, inline SVG: its text
+        is text (selectable, searchable) set in the page's font, whose subset is cut from the
+        page and so holds the pictures' labels; they are glyph-checked as every other text."""
+        from engine.data.stats import game_deck_stats
+        from pipeline.outputs.charts import inline_svg, picture_text
+
+        figs = []
+        for n, stats in enumerate(game_deck_stats(self.game, self.cards.cards)):
+            stem = stats.deck.path.stem if stats.deck.path else str(n)
+            svg = inline_svg(stats, self.fonts, ident=f"deck-{n}")
+            caption = f"{stats.deck.name}：{stats.deck.description}" if stats.deck.description else stats.deck.name
+            self.check(picture_text(svg) + caption)
+            figs.append(f'<figure class="deck" id="deck-{escape(stem)}">{svg}'
+                        f"<figcaption>{escape(caption)}</figcaption></figure>")
+        return "".join(figs)
 
     def toc(self, doc: md.Document) -> str:
         out, open_sub = ["<ol>"], False

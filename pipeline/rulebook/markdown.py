@@ -6,7 +6,8 @@ bullet and numbered lists (nested), tables, ``**bold**``, ``*em*``, ``code``, an
 
 - ```` ```house ```` / ```` ```note ```` / ```` ```example ````: a callout whose body is Markdown;
 - ```` ```example-card TYPE ````: the annotated example card of that card type;
-- ```` ```glossary ```` and ```` ```gallery ````: the glossary and the card gallery.
+- ```` ```glossary ```` and ```` ```gallery ````: the glossary and the card gallery;
+- ```` ```decks ````: the picture of each of the game's own decks (``cardpress deck``'s).
 
 Headings are numbered here (``1``, ``1.2``, ``1.2.3``) so every output agrees on the numbers.
 """
@@ -24,7 +25,7 @@ from markdown_it.rules_inline.state_inline import StateInline
 from .errors import RulebookTemplateError
 
 CALLOUTS = {"house": "房规说明", "note": "提示", "example": "实例"}
-DIRECTIVES = {"example-card", "glossary", "gallery"}
+DIRECTIVES = {"example-card", "glossary", "gallery", "decks"}
 
 
 @dataclass(frozen=True)

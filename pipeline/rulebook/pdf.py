@@ -498,6 +498,8 @@ class Typesetter:
                 return self.glossary()
             if block.name == "gallery":
                 return self.gallery(block.arg)
+            if block.name == "decks":
+                return self.decks()
         raise RulebookError(f"section {self.section!r}: cannot typeset {type(block).__name__}")
 
     def list_flowable(self, block: md.ListBlock) -> Flowable:
@@ -654,6 +656,43 @@ class Typesetter:
             ("RIGHTPADDING", (0, 0), (-1, -1), 0),
         ]))
         return [t]
+
+    def decks(self) -> list[Flowable]:
+        """Each of the game's own decks as ``cardpress deck`` draws it (the same ReportLab
+        drawing), scaled to the text block, a deck to a page at most; its caption below."""
+        from engine.data.stats import game_deck_stats
+        from pipeline.outputs.charts import deck_drawing
+
+        out: list[Flowable] = []
+        room = (self.geom.size[1] - 2 * self.geom.margin) * 0.8
+        for stats in game_deck_stats(self.game, self.cards.cards):
+            drawing = deck_drawing(stats, self.fonts)  # glyph-checked, or DataError naming the label
+            caption = f"{stats.deck.name}：{stats.deck.description}" if stats.deck.description else stats.deck.name
+            self.check(caption, f"{self.section}: {stats.deck.name}")
+            scale = min(1.0, self.geom.frame_width / drawing.width, room / drawing.height)
+            out += [_Centered(_Scaled(drawing, scale)), self.para(escape(caption), "caption"),
+                    Spacer(1, self.geom.base_size)]
+        return out
+
+
+class _Scaled(Flowable):
+    """A ReportLab drawing drawn at ``scale``."""
+
+    def __init__(self, drawing, scale: float):
+        super().__init__()
+        self.drawing, self.scale = drawing, scale
+        self.width, self.height = drawing.width * scale, drawing.height * scale
+
+    def wrap(self, aw, ah):
+        return self.width, self.height
+
+    def draw(self):
+        from reportlab.graphics import renderPDF
+
+        self.canv.saveState()
+        self.canv.scale(self.scale, self.scale)
+        renderPDF.draw(self.drawing, self.canv, 0, 0)
+        self.canv.restoreState()
 
 
 class _Centered(Flowable):

@@ -1,7 +1,8 @@
 """Render a game's rulebook source: Jinja over ``templates/<game>/rulebook.md.j2`` → Markdown.
 
 The template sees the game definition and nothing else typed by hand: ``game``, ``rules``,
-``deck``, ``card_types``, ``zones``, ``phases``, ``keywords``, plus small filters that turn
+``deck``, ``card_types``, ``zones``, ``phases``, ``keywords``, ``sample_decks`` (the file names of
+the game's own decks, which the ```` ```decks ```` block draws), plus small filters that turn
 definition values into Chinese (``face``, ``owner``, ``capacity``, ``kind``, ``value_range``).
 ``StrictUndefined`` makes a misspelt name an error instead of an empty string. Templates render
 in the sandbox of ``pipeline.layout.env`` (a game folder's rulebook is as untrusted as its cards).
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import limits
+from engine.decks import deck_files
 from engine.definitions import FieldSpec, GameDefinition, Zone, load_game
 from engine.errors import CardpressError
 from engine.paths import UnsafePath, card_data_root, confine, templates_root
@@ -156,6 +158,7 @@ def template_context(game: GameDefinition) -> dict[str, Any]:
         "zones": game.zones,
         "phases": game.phases,
         "keywords": game.keywords,
+        "sample_decks": [p.stem for p in deck_files(game)],
     }
 
 

@@ -12,7 +12,8 @@
 - ``GET /`` — the page (``static/``: plain JS and CSS, no build step), ``/font.css`` and
   ``/font/…woff2`` its font subsets (``webfont``), ``POST /api/query`` a rules question that
   changes nothing (ridm ``playable``), and ``/api/cards``, ``/api/card/ID.png``, ``/api/rules``
-  the card and rules lookup (``library``).
+  the card and rules lookup (``library``), ``/api/deck/SEAT.svg`` a player's deck as
+  ``cardpress deck`` draws it (the game's setup: who plays which deck).
 
 Every answer carries a Content-Security-Policy that allows only this origin: the page loads
 nothing from anywhere else, and text is never turned into markup.
@@ -85,6 +86,7 @@ class TableServer:
         self._local = threading.local()
         self._library = library
         self._webfont: WebFont | None = None
+        self._deck_svgs: dict[int, str] | None = None
         self._lock = threading.Lock()
         #: Taps are applied by one thread, in the order they came: they queue here instead of
         #: meeting SQLite's lock (whose busy handler sleeps up to 100 ms between retries), and
@@ -102,19 +104,31 @@ class TableServer:
 
     def webfont(self, progress=None) -> WebFont:
         """The page's font: a subset of everything the game can show before play (made once)."""
-        library = self.library
+        library, pictures = self.library, self.deck_svgs()
         with self._lock:
             if self._webfont is None:
+                from pipeline.outputs.charts import picture_text
+
                 if progress:
                     progress("preparing the page's font …")
                 live = self.live()
                 known = [library.text_of_everything(), json.dumps(forms(live.ctx), ensure_ascii=False),
                          json.dumps(table_view(live), ensure_ascii=False), _engine_text(live),
+                         *(picture_text(svg) for svg in pictures.values() if isinstance(svg, str)),
                          *(f.read_text(encoding="utf-8") for f in sorted(STATIC.iterdir()) if f.suffix in (".html", ".js"))]
                 font = WebFont("".join(known))
                 font.woff2(font.base_key)        # cut now, not while the first phone waits
                 self._webfont = font
             return self._webfont
+
+    def deck_svgs(self) -> dict[int, str | CardpressError]:
+        """Each seat's deck picture (inline SVG, set in the page's font), made once: the deck
+        lists are fixed when the game is set up. A seat without a deck list has none; one that
+        cannot be drawn (a label the font lacks) has the error, which the page shows."""
+        with self._lock:
+            if self._deck_svgs is None:
+                self._deck_svgs = _deck_pictures(self.live())
+            return self._deck_svgs
 
     def live(self) -> LiveGame:
         """This thread's open game (SQLite connections stay in their thread)."""
@@ -258,6 +272,19 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
             return JSONResponse(lib.rules(q))
         return await looked_up(work)
 
+    async def deck_picture(request: Request) -> Response:
+        def work() -> Response:
+            seat = request.path_params["seat"]
+            n = ord(seat) - ord("A") if len(seat) == 1 and "A" <= seat <= "Z" else -1
+            svg = table.deck_svgs().get(n)
+            if svg is None:
+                return JSONResponse({"error": f"seat {seat[:8]} has no deck list (give one with --deck at the start)"},
+                                    status_code=404)
+            if isinstance(svg, CardpressError):
+                raise svg
+            return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
+        return await looked_up(work)
+
     async def page(request: Request) -> Response:
         font = await asyncio.to_thread(table.webfont)
         html = (STATIC / "index.html").read_text(encoding="utf-8")
@@ -307,7 +334,7 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
                              Route("/api/board", board), Route("/api/forms", form_list),
                              Route("/api/tap", tap, methods=["POST"]), Route("/api/events", events),
                              Route("/api/cards", cards), Route("/api/card/{card_id}.png", card_face),
-                             Route("/api/rules", rules)],
+                             Route("/api/rules", rules), Route("/api/deck/{seat}.svg", deck_picture)],
                      middleware=[Middleware(SecurityHeaders), Middleware(OwnOrigin, table=table),
                                  Middleware(JoinToken, table=table)])
 
@@ -475,6 +502,55 @@ def _static_version() -> str:
     for f in sorted(STATIC.iterdir()):
         digest.update(f.name.encode() + f.read_bytes())
     return digest.hexdigest()[:12]
+
+
+def _deck_pictures(live: LiveGame) -> dict[int, str | CardpressError]:
+    """Seat → the picture of the deck list stored at the game's start. Its name is the deck
+    file's when that file still holds the same list (else the file's name, or the player's)."""
+    from engine.data.stats import deck_stats
+    from engine.decks import Deck
+    from pipeline.outputs.charts import inline_svg
+
+    players = live.state.players
+    named: dict[str, str] = {}
+    try:
+        named = dict(live.store.entries(live.id)[0].args.get("decks") or {})
+    except (CardpressError, IndexError, AttributeError, TypeError, ValueError):
+        pass
+    out = {}
+    for n, entries in enumerate(live.state.decks):
+        if not entries:
+            continue
+        player = _player_name(players[n]) if n < len(players) else chr(ord("A") + n)
+        deck = _stored_deck(live, named.get(player), tuple(entries)) or Deck(f"{player}的卡组", tuple(entries))
+        try:
+            out[n] = inline_svg(deck_stats(live.defn, live.ctx.cards, deck), ident=f"deck-{chr(ord('A') + n)}")
+        except CardpressError as exc:
+            out[n] = exc
+    return out
+
+
+def _player_name(player: Any) -> str:
+    return str(getattr(player, "name", player))
+
+
+def _stored_deck(live: LiveGame, path: str | None, entries: tuple) -> Any:
+    """The deck file named at the start, if it still holds ``entries`` (for its name and
+    description); ``None`` when there is none, it is gone, unreadable or changed since."""
+    from engine.decks import Deck, find_deck, read_deck
+    from engine.paths import UnsafePath, check_regular
+
+    if not path:
+        return None
+    try:
+        file = find_deck(live.defn, path)
+        check_regular(file, "deck file")
+        deck = read_deck(file)
+    except (CardpressError, UnsafePath, OSError):
+        return None
+    if deck.entries != entries:
+        return Deck(Path(path).stem, entries)
+    return deck
 
 
 def _engine_text(live: LiveGame) -> str:

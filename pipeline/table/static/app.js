@@ -168,7 +168,8 @@
     $("reminders").replaceChildren(...v.reminders.map((r) => el("li", {}, r)));
     $("table-stats").replaceChildren(...v.table.map(statNode));
     $("players").replaceChildren(...v.players.map((p) => el("article", { class: "player" + (p.active ? " active" : ""), "data-player": p.name },
-      el("h3", {}, p.name, el("span", { class: "seat" }, p.seat + "座"), p.active ? el("span", { class: "mark" }, "行动中") : null),
+      el("h3", {}, p.name, el("span", { class: "seat" }, p.seat + "座"), p.active ? el("span", { class: "mark" }, "行动中") : null,
+        p.deck_list.length ? button("卡组", () => showDeck(p), { class: "deck-button", "data-deck": p.seat }) : null),
       el("div", { class: "stats" }, p.stats.map(statNode)),
       p.alerts.map((a) => el("p", { class: "alert" }, "⚠ " + a)),
       p.zones.map((z) => el("div", { class: "zone" }, el("h4", {}, z.label + (z.slots ? "（" + z.pieces.length + "/" + z.slots + "）" : "")),
@@ -343,6 +344,29 @@
     const img = el("img", { src: "/api/card/" + encodeURIComponent(c.id) + ".png?w=600", alt: c.name, width: 300, loading: "lazy" });
     return el("div", { class: "card-view" }, img, el("div", { class: "text" }, el("h4", {}, c.name + "（" + c.type_label + "）"),
       el("dl", {}, c.fields.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)])), c.text ? el("p", {}, c.text) : null));
+  }
+
+  // The deck a player chose at the setup, as `cardpress deck` draws it. The server makes the
+  // SVG (its text escaped, no script, no style attribute, set in this page's font); it is parsed
+  // as SVG, never as HTML, and a drawing that is not one is refused.
+  async function showDeck(p) {
+    try {
+      const answer = await fetch("/api/deck/" + encodeURIComponent(p.seat) + ".svg", { credentials: "same-origin" });
+      if (!answer.ok) {
+        const data = await answer.json().catch(() => null);
+        toast(p.name + "的卡组：" + (data && data.error ? data.error : answer.status), true);
+        return;
+      }
+      const doc = new DOMParser().parseFromString(await answer.text(), "image/svg+xml");
+      const svg = doc.documentElement;
+      if (svg.namespaceURI !== "http://www.w3.org/2000/svg" || svg.localName !== "svg" || doc.querySelector("script, foreignObject")) {
+        toast(p.name + "的卡组：图无法显示", true);
+        return;
+      }
+      openSheet(p.name + "的卡组", [el("div", { class: "deck-view" }, document.importNode(svg, true))]);
+    } catch (e) {
+      toast(p.name + "的卡组：连接中断，请稍后再试", true);
+    }
   }
 
   let lookupTimer = null;
