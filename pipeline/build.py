@@ -28,12 +28,14 @@ from engine.errors import CardpressError, DataError, Location, Problem
 
 from .art import ArtError
 from .atomic import atomic_write, output_path
+from .buildcache import BuildCache, card_key, open_cache
 from .draw import CardPainter, CardTextError
 from .fonts import load_font_files, register_fonts
 from .impose import PAPERS_MM, Cell, Flip, SheetLayout, choose_layout
 from .layout import Element, Layouts
 from .layout.elements import pack, unpack
 from .outputs.manifest import Changes, compare, face_digest, read_manifest, write_manifest
+from .render.forms import capture_encoding, inject_form, record_form, seed_encoding
 from .render.streams import compress_form, compress_page, save
 from .workers import Shared, WorkerError, halves, in_parallel, resolve_jobs
 
@@ -55,6 +57,8 @@ class BuildOptions:
     jobs: int | None = None
     #: An earlier build (its folder or manifest): impose only the faces new or changed since.
     changed_since: Path | None = None
+    #: Reuse what the last builds of this game laid out and painted (``pipeline.buildcache``).
+    cache: bool = True
 
 
 @dataclass
@@ -75,6 +79,9 @@ class BuildResult:
     manifest: Path | None = None
     #: With ``changed_since``: what differs from the earlier build (only those are printed).
     changes: Changes | None = None
+    #: Distinct faces and backs painted in this build, and those reused from the cache.
+    painted: int = 0
+    reused: int = 0
 
 
 class BuildOptionError(CardpressError):
@@ -168,16 +175,25 @@ def paint_forms(canvases: list[Canvas], prep: "Prepared", progress: Progress | N
     per paper), then the backs; return the form names ``({card id: name}, {back: name})``.
 
     A face laid out in advance (``prep.faces``) is dropped as soon as it is painted, and its
-    fitted paragraphs are reused for the next canvas. A card that cannot print (bad template,
-    missing glyph, text too long) is recorded and the others still painted, so one run reports
-    them all (``CardErrors``); the callers' temp files are then dropped.
+    fitted paragraphs are reused for the next canvas. With ``prep.reuse`` (canvases seeded with
+    the cache's encoding, ``reuse_forms``), a face whose digest the cache holds is not laid out
+    or painted: its kept form is added as it is; the others are painted and kept. A card that
+    cannot print (bad template, missing glyph, text too long) is recorded and the others still
+    painted, so one run reports them all (``CardErrors``); the callers' temp files are then
+    dropped.
     """
     b = prep.bleed_mm
     size = prep.game.card_size
     bbox = (-b * mm, -b * mm, (size.width_mm + b) * mm, (size.height_mm + b) * mm)
     errors: list[CardpressError] = []
+    reuse = prep.reuse
+    face_digests, back_digests = prep.digests or ({}, {})
 
-    def paint_everywhere(name: str, elements: list[Element], card: Card | None, label: str) -> None:
+    def kept(digest: str | None):
+        return reuse.form(digest) if reuse is not None and digest is not None else None
+
+    def paint_everywhere(name: str, elements: list[Element], card: Card | None, label: str,
+                         digest: str | None) -> None:
         # The same drawing goes into every canvas; a card that fails is reported once.
         failed = False
         for c in canvases:
@@ -196,28 +212,82 @@ def paint_forms(canvases: list[Canvas], prep: "Prepared", progress: Progress | N
                     failed = True
             c.endForm()
             compress_form(c, name)
+        images = prep.painter.images_drawn
+        if reuse is not None and digest is not None and not failed and images is not None:
+            stream = record_form(canvases[0], name, images)
+            if stream is not None:
+                reuse.pending[digest] = (stream, tuple(images))
+        prep.painted += 1
+
+    def inject_everywhere(name: str, record: list) -> None:
+        for c in canvases:
+            inject_form(c, name, bbox, record[0], record[1])
+        prep.reused += 1
 
     form_of: dict[str, str] = {}
     distinct = prep.distinct
     for n, card in enumerate(distinct):
         name = form_of[card.id] = f"Face{n}"
-        try:
-            if card.id in prep.face_errors:
-                raise prep.face_errors[card.id]
-            elements = prep.faces.pop(card.id, None) or prep.layouts.face(card, b)
-        except CardpressError as exc:
-            elements = []
-            errors.append(exc)
-        paint_everywhere(name, elements, card, card.id)
+        record = kept(face_digests.get(card.id))
+        if record is not None:
+            prep.faces.pop(card.id, None)
+            inject_everywhere(name, record)
+        else:
+            try:
+                if card.id in prep.face_errors:
+                    raise prep.face_errors[card.id]
+                elements = prep.faces.pop(card.id, None) or prep.layouts.face(card, b)
+            except CardpressError as exc:
+                elements = []
+                errors.append(exc)
+            paint_everywhere(name, elements, card, card.id, face_digests.get(card.id))
         if progress:
             progress("drawing cards", n + 1, len(distinct))
     back_form: dict[str, str] = {}
     for n, (back, elements) in enumerate(prep.backs.items()):
         name = back_form[back] = f"Back{n}"
-        paint_everywhere(name, elements, None, f"back {back}")
+        record = kept(back_digests.get(back))
+        if record is not None:
+            inject_everywhere(name, record)
+        else:
+            paint_everywhere(name, elements, None, f"back {back}", back_digests.get(back))
     if errors:
         raise CardErrors(errors)
     return form_of, back_form
+
+
+class FormReuse:
+    """The forms of a build's cache this build may use (its PDFs seeded with the cache's
+    encoding: ``render.forms``), and the forms painted in this build, kept only once every PDF
+    of the build is written (``commit``)."""
+
+    def __init__(self, cache: BuildCache):
+        self.cache = cache
+        self.pending: dict[str, tuple[bytes, tuple]] = {}
+        self.encoding = cache.encoding
+
+    def form(self, digest: str) -> list | None:
+        return self.cache.form(digest) if self.encoding is not None else None
+
+    def seed(self, canvas: Canvas) -> None:
+        """Give a new PDF the cache's encoding; when it cannot be given, no form is reused."""
+        if self.encoding is not None and not seed_encoding(canvas, self.encoding):
+            self.encoding = None
+
+    def capture(self, canvas: Canvas) -> None:
+        """The encoding of this build's PDF, just before it is saved (saving consumes it)."""
+        self.captured = capture_encoding(canvas)
+
+    def commit(self) -> None:
+        captured = getattr(self, "captured", None)
+        if captured is None:
+            self.cache.reset_forms()
+            return
+        if self.encoding is None:
+            self.cache.reset_forms()  # a new encoding: the old forms are not valid with it
+        for digest, (stream, images) in self.pending.items():
+            self.cache.keep_form(digest, stream, images)
+        self.cache.encoding = captured
 
 
 def _canvas(path: Path, game: GameDefinition, layout: SheetLayout, font: str) -> Canvas:
@@ -303,6 +373,23 @@ class Prepared:
     face_errors: dict[str, CardpressError] = field(default_factory=dict)
     #: Faces already laid out (by card id), used once by ``paint_forms`` and dropped.
     faces: FaceStore = field(default_factory=lambda: FaceStore(()))
+    #: What earlier builds of the game made (``pipeline.buildcache``), and each card's key in it.
+    cache: BuildCache | None = None
+    keys: dict[str, str] = field(default_factory=dict)
+    #: (face digests by card id, back digests by back), once known (``digests``).
+    digests: tuple[dict[str, str], dict[str, str]] | None = None
+    #: Set by ``build_sheets`` when its PDFs are seeded to take the cache's forms.
+    reuse: FormReuse | None = None
+    painted: int = 0
+    reused: int = 0
+
+    def elements(self, card: Card) -> list[Element]:
+        """A card's face: laid out already, kept in the cache, or laid out now."""
+        faces = self.faces.get(card.id)
+        if faces is not None:
+            return faces
+        entry = self.cache.layouts.get(self.keys.get(card.id, "")) if self.cache is not None else None
+        return unpack(entry[0]) if entry is not None else self.layouts.face(card, self.bleed_mm)
 
     @property
     def distinct(self) -> list[Card]:
@@ -323,7 +410,7 @@ def _art_jobs(prep: Prepared) -> set[tuple[Path, float, float]]:
             continue
         if card.type not in boxes and card.id not in prep.face_errors:
             try:
-                elements = prep.faces.get(card.id) or prep.layouts.face(card, prep.bleed_mm)
+                elements = prep.elements(card)
             except CardpressError:
                 elements = []  # reported when the card is drawn
             boxes[card.type] = [(float(e["w"]), float(e["h"])) for e in elements if e.kind == "art"]
@@ -334,16 +421,31 @@ def _art_jobs(prep: Prepared) -> set[tuple[Path, float, float]]:
 def _faces(layouts: Layouts, cards: Iterable[Card], bleed_mm: float,
            face_errors: dict[str, CardpressError] | None = None,
            keep: dict[str, list[Element] | None] | FaceStore | None = None,
-           counted: Callable[[int], None] | None = None) -> Iterator[tuple[str, list[Element]]]:
+           counted: Callable[[int], None] | None = None,
+           prep: Prepared | None = None) -> Iterator[tuple[str, list[Element]]]:
     """(card type, face elements) of each card that lays out; the others' errors go to
     ``face_errors`` (by card id). Faces of the cards named in ``keep`` are stored there.
-    ``counted(n)`` hears how many cards were laid out so far."""
+    ``counted(n)`` hears how many cards were laid out so far. With ``prep.cache``, a card whose
+    key the cache holds is not rendered: its elements and fits come from the cache; the others
+    are kept there with their fits (known once the consumer, ``text_fits``, asks for the next)."""
+    cache = prep.cache if prep is not None else None
+    painter = prep.painter if prep is not None else None
     for n, card in enumerate(cards):
+        key = prep.keys.get(card.id) if cache is not None else None
+        entry = cache.layout(key) if key is not None else None
         try:
-            elements = layouts.face(card, bleed_mm)
+            if entry is not None:
+                elements = unpack(entry[0])
+                painter.learn_fits(dict(entry[1]))
+            else:
+                elements = layouts.face(card, bleed_mm)
             if keep is not None and card.id in keep:
                 keep[card.id] = elements
             yield card.type, elements
+            if entry is None and key is not None:
+                packed = pack(elements)
+                if packed is not None:
+                    cache.keep_layout(key, packed, painter.fits_of(elements))
         except CardpressError as exc:
             if face_errors is not None:
                 face_errors[card.id] = exc
@@ -372,7 +474,13 @@ def _fit_and_normalise(prep: Prepared, cards: list[Card], requested: int | None,
     cores where the text cannot (no fork), unless one process was asked for."""
     jobs = resolve_jobs(requested)
     painter = prep.painter
-    art = painter.art_to_prepare(_art_jobs(prep))
+    cache = prep.cache
+    art_jobs = _art_jobs(prep)
+    if cache is not None:
+        painter.learn_art(cache.known_art(art_jobs))
+        if sum(prep.keys.get(card.id) not in cache.layouts for card in cards) < 32:
+            jobs = 1  # a few cards to lay out: not worth a second process
+    art = painter.art_to_prepare(art_jobs)
     their_cards, my_cards = halves(cards) if jobs > 1 else ([], cards)
     their_art, my_art = halves(art) if jobs > 1 else ([], art)
     theirs = Shared(2)  # the child's progress: artworks done, cards laid out
@@ -395,17 +503,19 @@ def _fit_and_normalise(prep: Prepared, cards: list[Card], requested: int | None,
         painter.prepare_art(their_art, processes=1, done=counter(theirs, 0, False))
         failed: dict[str, CardpressError] = {}
         fits = painter.text_fits(_faces(prep.layouts, their_cards, prep.bleed_mm, failed, prep.faces,
-                                        counted=counter(theirs, 1, False)))
+                                        counted=counter(theirs, 1, False), prep=prep))
         failures = {cid: str(exc) for cid, exc in failed.items()}
-        return fits, failures, painter.known_art(), painter.known_fits(), prep.faces.packed()
+        layouts = cache.fresh_layouts() if cache is not None else {}
+        return fits, failures, painter.known_art(), painter.known_fits(), prep.faces.packed(), layouts
 
     def parent() -> dict:
         painter.prepare_art(my_art, processes=None if requested is None and jobs == 1 else 1, done=counter(mine, 0, True))
         return painter.text_fits(_faces(prep.layouts, my_cards, prep.bleed_mm, prep.face_errors, prep.faces,
-                                        counted=counter(mine, 1, True)))
+                                        counted=counter(mine, 1, True), prep=prep))
 
     try:
-        my_fits, (their_fits, failed, known_art, known_fits, faces) = in_parallel(child, parent, jobs, waiting=show)
+        my_fits, (their_fits, failed, known_art, known_fits, faces, layouts) = in_parallel(child, parent, jobs,
+                                                                                           waiting=show)
     except ArtError as exc:
         raise _art_problems(prep, exc) from None
     except WorkerError as exc:  # the child's art error, by message: find it here, with the cards
@@ -417,6 +527,8 @@ def _fit_and_normalise(prep: Prepared, cards: list[Card], requested: int | None,
     painter.learn_art(known_art)
     painter.learn_fits(known_fits)
     prep.faces.learn(faces)
+    if cache is not None:
+        cache.learn_layouts(layouts)
     # The child's cards that cannot be laid out keep its message (not rendered again: a template
     # that ran out of time would take its time again).
     prep.face_errors.update((cid, WorkerError(message)) for cid, message in failed.items())
@@ -426,10 +538,11 @@ def _fit_and_normalise(prep: Prepared, cards: list[Card], requested: int | None,
 
 def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_mm: float = 3.0,
             progress: Progress | None = None, report: GameReport | None = None,
-            jobs: int | None = None) -> Prepared:
+            jobs: int | None = None, cache: bool = False) -> Prepared:
     """Load → check → get templates, backs and art ready. Raises ``DataError`` for bad data;
     writes nothing. Pass ``report`` when the game was just checked, to skip checking again.
-    ``jobs``: processes for the art and text fitting (default: 2 when two cores are free)."""
+    ``jobs``: processes for the art and text fitting (default: 2 when two cores are free).
+    ``cache``: take what earlier builds laid out (``pipeline.buildcache``); the caller saves it."""
     if not math.isfinite(bleed_mm) or bleed_mm < 0:
         raise BuildOptionError(f"--bleed must be a finite number of millimetres ≥ 0, got {bleed_mm!r}")
     definition = game if isinstance(game, GameDefinition) else load_game(game)
@@ -458,7 +571,13 @@ def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_m
         raise errors[0] if len(errors) == 1 else DataError([Problem(str(e)) for e in errors])
     prep = Prepared(definition, report.cards, sequence, layouts, backs, painter, bleed_mm)
     prep.faces = FaceStore(card.id for card in sequence)
+    if cache:
+        prep.cache = open_cache(definition, layouts.roots, bleed_mm, painter.fonts)
+        game_key = prep.cache.key
+        prep.keys = {cid: card_key(game_key, card) for cid, card in report.cards.items()}
     _fit_and_normalise(prep, list(report.cards.values()), jobs, progress)
+    if prep.cache is not None:
+        prep.cache.keep_art(painter.known_art())
     return prep
 
 
@@ -502,9 +621,9 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
         for paper in options.papers
     }
     earlier = read_manifest(options.changed_since) if options.changed_since is not None else None
-    prep = prepare(definition, options.deck, options.bleed_mm, progress, jobs=options.jobs)
+    prep = prepare(definition, options.deck, options.bleed_mm, progress, jobs=options.jobs, cache=options.cache)
     out_dir = options.out_dir or output_path(Path("dist"), definition.id)
-    faces, backs = digests(prep)
+    faces, backs = prep.digests = digests(prep)
     prefix, changes = "cards", None
     if earlier is not None:
         # An errata set: only new and changed faces, in files of their own (the full print's
@@ -516,6 +635,11 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
         if not prep.sequence:
             return BuildResult(definition, 0, 0, changes=changes)
     result = BuildResult(definition, len(prep.sequence), len(prep.distinct), changes=changes)
+    if prep.cache is not None:
+        prep.reuse = FormReuse(prep.cache)
+        wanted = [faces.get(card.id) for card in prep.distinct] + list(backs.values())
+        if sum(d in prep.cache.forms for d in wanted) * 2 < len(wanted):
+            prep.reuse.encoding = None  # most faces are new: start a new encoding (no glyphs kept unused)
     with ExitStack() as stack:
         targets = {paper: output_path(out_dir, f"{prefix}-{paper}.pdf") for paper in layouts_by_paper}
         temps = {paper: stack.enter_context(atomic_write(path)) for paper, path in targets.items()}
@@ -527,6 +651,10 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
             result.files.append(SheetFile(paper, targets[paper], pages[paper], layout))
     if earlier is None:
         result.manifest = write_manifest(out_dir, definition.id, faces, backs)
+    if prep.cache is not None:
+        prep.reuse.commit()
+        prep.cache.save()
+    result.painted, result.reused = prep.painted, prep.reused
     return result
 
 
@@ -546,10 +674,15 @@ def _papers_in_one_pass(prep: Prepared, layouts: dict[str, SheetLayout], temps: 
     PDF in a row (its wrapped paragraphs reused), then each paper imposed. Returns pages per paper."""
     canvases = {paper: _canvas(temps[paper], prep.game, layout, prep.painter.fonts.regular)
                 for paper, layout in layouts.items()}
+    if prep.reuse is not None:
+        for c in canvases.values():
+            prep.reuse.seed(c)
     forms = paint_forms(list(canvases.values()), prep, progress)
     pages = {}
-    for paper, layout in layouts.items():
+    for n, (paper, layout) in enumerate(layouts.items()):
         pages[paper] = impose_pages(canvases[paper], prep, layout, forms, options, progress)
+        if n == 0 and prep.reuse is not None:
+            prep.reuse.capture(canvases[paper])
         save(canvases[paper], temps[paper])
     return pages
 
@@ -583,8 +716,12 @@ def _papers_in_parallel(prep: Prepared, layouts: dict[str, SheetLayout], temps: 
 
     def one(paper: str, layout: SheetLayout, report: Progress) -> int:
         canvas = _canvas(temps[paper], prep.game, layout, prep.painter.fonts.regular)
+        if prep.reuse is not None:
+            prep.reuse.seed(canvas)
         forms = paint_forms([canvas], prep, report)
         pages = impose_pages(canvas, prep, layout, forms, options, report)
+        if prep.reuse is not None:
+            prep.reuse.capture(canvas)  # this process's; the child's is dropped with it
         save(canvas, temps[paper])
         return pages
 

@@ -139,6 +139,9 @@ class CardPainter:
         #: Rules-text size per (card type, field), from ``share_sizes``; the type being painted.
         self.type_sizes: dict[tuple[str, str], float] = {}
         self._card_type: str | None = None
+        #: The image files (path, mask) the last ``paint`` drew, in order; None when it drew an
+        #: image that is not a file (an ``image`` element's decoded picture).
+        self.images_drawn: list[tuple[str, str | None]] | None = []
 
     def art_to_prepare(self, jobs: set[tuple[Path, float, float]]) -> list[tuple[Path, float, float]]:
         """The artworks ``(file, box w mm, box h mm)`` of ``jobs`` not yet normalised here, in order."""
@@ -310,6 +313,20 @@ class CardPainter:
         """Take fitted sizes found by another process (``known_fits``)."""
         self._fit_sizes.update(known)
 
+    def fits_of(self, elements: Sequence[Element]) -> list[tuple[tuple, float]]:
+        """The fitted sizes known for the para elements of a face (``fitted_size``), as
+        (key, size) pairs to keep with its layout and give back with ``learn_fits``."""
+        out = []
+        for e in elements:
+            if e.kind != "para":
+                continue
+            markup, size, min_size, leading, _ = self._para_style(e)
+            x, y, w, h = self._box(e)
+            key = self._fit_key(e, markup, w, h, size, min_size, leading)
+            if key in self._fit_sizes:
+                out.append((key, self._fit_sizes[key]))
+        return out
+
     def fitted_size(self, e: Element) -> float | None:
         """The largest size at which a para element's text fits its box on its own, or None when
         it fits at no allowed size or cannot be read (painting reports that, with the card)."""
@@ -424,7 +441,10 @@ class CardPainter:
         c.clipPath(path, stroke=0, fill=0)
         norm = self.art_file(e, card)
         if norm is not None:
-            c.drawImage(str(norm), x, y, w, h, mask="auto" if norm.suffix == ".png" else None)
+            mask = "auto" if norm.suffix == ".png" else None
+            c.drawImage(str(norm), x, y, w, h, mask=mask)
+            if self.images_drawn is not None and (str(norm), mask) not in self.images_drawn:
+                self.images_drawn.append((str(norm), mask))
         else:
             self._placeholder(c, e, x, y, w, h, card)
         c.restoreState()
@@ -471,6 +491,7 @@ class CardPainter:
 
     def _image(self, c, e: Element, card: str) -> None:
         x, y, w, h = self._box(e)
+        self.images_drawn = None  # a decoded picture: the face cannot be kept (buildcache)
         c.drawImage(self._image_reader(e, card), x, y, w, h, mask="auto",
                     preserveAspectRatio=bool(e.get("keep_ratio", True)))
 
@@ -501,6 +522,7 @@ class CardPainter:
     def paint(self, c, elements: Sequence[Element], card: Card | None = None, label: str = "back") -> None:
         """Draw ``elements`` with the card's trim bottom-left at the canvas origin."""
         name = card.id if card is not None else label
+        self.images_drawn = []
         self._where = card.where if card is not None else None
         self._card_type = card.type if card is not None else None
         for e in elements:

@@ -19,6 +19,8 @@ def pytest_configure(config):
     import tempfile
 
     os.environ.setdefault("CARDPRESS_DATA", tempfile.mkdtemp(prefix="cardpress-test-data-"))
+    # Build caches too (the fonts stay in the user's cache: cutting them takes a minute).
+    os.environ.setdefault("CARDPRESS_CACHE_BUILDS", tempfile.mkdtemp(prefix="cardpress-test-builds-"))
 
 
 @pytest.fixture(scope="session")

@@ -111,7 +111,7 @@ def test_two_processes_write_the_pdfs_one_process_writes(tmp_path, monkeypatch):
 
     monkeypatch.setattr("pipeline.build.in_parallel", spy)
     for jobs in (1, 2):
-        build_sheets("ridm", BuildOptions(out_dir=tmp_path / str(jobs), jobs=jobs))
+        build_sheets("ridm", BuildOptions(out_dir=tmp_path / str(jobs), jobs=jobs, cache=False))
     assert calls == [1, 2, 2]  # one process: fitting in line; two: fitting and the papers split
     for paper in ("a4", "letter"):
         one = (tmp_path / "1" / f"cards-{paper}.pdf").read_bytes()

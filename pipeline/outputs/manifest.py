@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,7 +24,6 @@ from typing import TYPE_CHECKING
 from engine.errors import CardpressError
 
 from ..atomic import atomic_write
-from ..layout.elements import pack
 
 if TYPE_CHECKING:
     from engine.cards import Card
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 MANIFEST_NAME = "manifest.json"
 FORMAT = "cardpress-faces/1"
 #: Bump when drawing changes what the same inputs print.
-DRAWING_VERSION = "1"
+DRAWING_VERSION = "2"
 MAX_MANIFEST_BYTES = 16 * 1024 * 1024
 
 
@@ -51,8 +51,7 @@ def face_digest(painter: CardPainter, elements: list[Element], card: Card | None
     if card is not None:
         sizes = sorted((field, size) for (kind, field), size in painter.type_sizes.items() if kind == card.type)
         h.update(repr(sizes).encode())
-    packed = pack(elements)
-    h.update(packed if packed is not None else repr([(e.kind, e.props) for e in elements]).encode())
+    h.update(_canonical(elements))
     for e in elements:
         if e.kind == "art":
             art = painter.art_file(e, card)
@@ -60,6 +59,16 @@ def face_digest(painter: CardPainter, elements: list[Element], card: Card | None
         elif e.kind == "image" and painter.base_dir is not None:
             h.update(b"|image:" + _image_digest(painter.base_dir, str(e.get("src", ""))))
     return h.hexdigest()
+
+
+def _canonical(elements: list[Element]) -> bytes:
+    """The elements' kinds and values as bytes that depend on the values only. (``marshal``
+    format 0: later formats write a string twice met, or an interned one, differently, so the
+    same face could digest differently from one build to the next.)"""
+    try:
+        return marshal.dumps([(e.kind, e.props) for e in elements], 0)
+    except ValueError:  # a str or number subclass (a template's Markup): its plain repr
+        return repr([(e.kind, e.props) for e in elements]).encode()
 
 
 def _image_digest(base: Path, src: str) -> bytes:

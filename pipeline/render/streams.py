@@ -26,6 +26,14 @@ class _DeflatedStream(pdfdoc.PDFStream):
         super().__init__(content=zlib.compress(data))
         self.__Comment__ = comment
 
+    @classmethod
+    def deflated(cls, compressed: bytes, comment: str) -> "_DeflatedStream":
+        """One made from bytes already compressed (a form kept from an earlier build)."""
+        stream = cls.__new__(cls)
+        pdfdoc.PDFStream.__init__(stream, content=compressed)
+        stream.__Comment__ = comment
+        return stream
+
     def format(self, document) -> bytes:
         dictionary = pdfdoc.PDFDictionary(self.dictionary.dict.copy())
         dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
