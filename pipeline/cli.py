@@ -280,15 +280,24 @@ def watch(
     out: OutOpt = None,
     deck: Annotated[Optional[Path], typer.Option(help="Print this deck's cards (a file or a deck of the game by "
                                                  "name).", show_default=False)] = None,
+    open_page: Annotated[bool, typer.Option("--open", help="Also serve a preview page on 127.0.0.1 that reloads "
+                                            "by itself: the cards each save changed first, then the sheets; a "
+                                            "failed build shows its error there.")] = False,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port of the --open page (0: any free port).")] = 0,
+    no_browser: Annotated[bool, typer.Option("--no-browser", help="With --open: print the page's address, do "
+                                             "not open a browser.")] = False,
 ) -> None:
     """Rebuild the card sheets on every save of the game's cards, templates, style or art.
 
     Says what changed and what was written; a build that fails is shown and the watcher waits for
-    the next save (the previous sheets are kept). Ctrl-C stops.
+    the next save (the previous sheets are kept). With --open, a page on this computer shows each
+    save's changed cards within a moment of the save, then the rebuilt sheets. Ctrl-C stops.
 
     Example: cardpress watch ./my-game
 
-    Example: cardpress watch duel --paper a4 --deck artillery
+    Example: cardpress watch ./my-game --open
+
+    Example: cardpress watch duel --paper a4 --deck artillery --open --port 8765 --no-browser
     """
     from .build import BuildOptions
     from .watch import watch as watch_game
@@ -296,7 +305,7 @@ def watch(
     papers = (_paper(paper),) if paper else tuple(PAPERS_MM)
     options = BuildOptions(papers=papers, out_dir=out, deck=deck)
     with reported():
-        watch_game(game, options, typer.echo)
+        watch_game(game, options, typer.echo, open_page=open_page, port=port, browser=not no_browser)
 
 
 @app.command(rich_help_panel="Production")
