@@ -153,6 +153,7 @@ class _Page:
         except CardpressError as exc:
             self.failed(reason, str(exc))
             return False
+        self._font(self.definition.name + "".join(c.id + c.name for c in cards.values()))
         folder = self.definition.card_data_dir.resolve()
         data = (folder / "cards", folder / "decks")
         if changed is None or not all(any(d in p.resolve().parents for d in data) for p in changed):
@@ -193,6 +194,13 @@ class _Page:
 
         self.previews.draw(self.definition, self.cards, list(card_ids), CARD_DPI)
 
+    def _font(self, text: str) -> None:
+        from .outputs.watch_page import PageFont
+
+        if self.state.font is None:
+            self.state.font = PageFont(str(self.state.game) + text, ready=self.state.touch)
+
     def failed(self, reason: str, error: str) -> None:
+        self._font(error)
         self.error = error
         self.state.failed(f"{reason}: the build failed", error)

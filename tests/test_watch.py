@@ -70,16 +70,19 @@ def test_watch_of_a_game_that_is_not_there_is_one_error(tmp_path):
 
 def test_watch_open_page_shows_the_changed_card_first_and_a_failed_build_in_a_box(tmp_path):
     """`watch --open` in a real browser: a save reloads the page by itself with the edited card
-    first (its text escaped, not markup); a broken save shows the error box over the last good
-    cards, and the next good save clears it."""
+    first (its text escaped, not markup, in the cards' font: no boxes); a broken save shows the
+    error box over the last good cards, and the next good save clears it."""
+    import os
     import re
     from pathlib import Path
 
     from playwright.sync_api import expect, sync_playwright
 
-    from table_browser import CHROMIUM
+    from table_browser import CHROMIUM, FONTS_CONF, tofu_chars
 
     assert Path(CHROMIUM).exists(), f"no browser at {CHROMIUM}: .ci/run installs Debian's chromium"
+    conf = tmp_path / "fonts.conf"   # a browser that has no CJK font: every glyph must come from the page's
+    conf.write_text(FONTS_CONF.format(cache=tmp_path / "fc-cache"), encoding="utf-8")
     game = scaffold(tmp_path / "g", "监视")
     messages: list[str] = []
     stop = threading.Event()
@@ -91,7 +94,8 @@ def test_watch_open_page_shows_the_changed_card_first_and_a_failed_build_in_a_bo
         _wait_for(messages, 3)  # the page's address, the first build, "watching …"
         url = re.search(r"preview page: (http://127\.0\.0\.1:\d+/)", messages[0]).group(1)
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"],
+                                        env={**os.environ, "FONTCONFIG_FILE": str(conf)})
             try:
                 page = browser.new_page()
                 page.goto(url)
@@ -107,6 +111,10 @@ def test_watch_open_page_shows_the_changed_card_first_and_a_failed_build_in_a_bo
                 expect(page.locator("#cards figcaption").first).to_have_text("<i>火球</i> (spark)")
                 assert page.locator("#cards i").count() == 0            # a name is text, never markup
                 page.wait_for_function("() => document.querySelector('#cards img').naturalWidth > 100")
+                # 球 came with this save (an extra font subset); nothing on the page is a box.
+                page.wait_for_function("() => Array.from(document.fonts).some((f) => f.family.includes('Extra') "
+                                       "&& f.status === 'loaded')", timeout=10_000)
+                assert tofu_chars(page) == ""
                 expect(page.locator("body")).to_have_attribute("data-status", "ok", timeout=10_000)
                 expect(page.locator("#error")).to_be_hidden()
 

@@ -11,7 +11,9 @@
 - ``GET /sheet/GEN/PAPER/N.png`` — page N of a sheet PDF, rasterised with pdfium when the
   browser scrolls to it (measured: 55–90 ms a page at 100 dpi, so a 16-page sheet drawn in full
   would cost 1.5 s per paper per save; lazily, only what is looked at is paid for), and
-  ``/sheet/GEN/PAPER.pdf`` the PDF itself.
+  ``/sheet/GEN/PAPER.pdf`` the PDF itself;
+- ``GET /font.css``, ``/font/KEY.woff2`` — the page's font (``PageFont``): subsets of the
+  printing font, so the page shows no character as a box and names those the font lacks.
 
 Everything shown is the game's output, so untrusted: the page puts text in with ``textContent``
 (never markup), the Content-Security-Policy allows nothing but this origin, and a request that
@@ -32,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 STATIC = Path(__file__).with_name("watch_static")
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; connect-src 'self'; "
        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'")
 #: Resolution of the changed cards and of the sheets on screen.
 CARD_DPI = 130
@@ -78,12 +80,19 @@ class WatchState:
     sheets_gen: int = 0
     #: Set when the server stops: the event streams end, so no open page holds the shutdown.
     closing: bool = False
+    #: The page's font (``PageFont``): every character the page shows is drawn from it.
+    font: "PageFont | None" = None
     cards: dict[tuple[int, str], bytes] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     _pages: OrderedDict = field(default_factory=OrderedDict)
 
     def _bump(self) -> None:
         self.gen += 1
+
+    def touch(self) -> None:
+        """Send the state again (the page's font is ready)."""
+        with self.lock:
+            self._bump()
 
     def building(self, message: str) -> None:
         with self.lock:
@@ -121,6 +130,12 @@ class WatchState:
             self.error = error if len(error) <= MAX_ERROR_CHARS else error[:MAX_ERROR_CHARS] + " …"
 
     def view(self) -> dict[str, Any]:
+        view = self._view()
+        if self.font is not None:
+            view["font"] = self.font.cover(json.dumps(view, ensure_ascii=False))
+        return view
+
+    def _view(self) -> dict[str, Any]:
         with self.lock:
             g = self.sheets_gen
             return {"gen": self.gen, "game": self.game, "status": self.status, "message": self.message,
@@ -177,6 +192,47 @@ def rasterise(pdf: bytes, index: int, dpi: int) -> bytes:
     return out.getvalue()
 
 
+class PageFont:
+    """The page's font: WOFF2 subsets of the printing font (``table.webfont``), so every name
+    and message shows in the cards' own font and a character missing from it is named, not drawn
+    as a box. The base subset (the page's own words and the game's card names and ids, given at
+    the start) is cut in the background (~1.4 s the first time, then cached); a character only a
+    later save brings (a new name, an error message) comes in a small extra subset (~0.5 s)."""
+
+    def __init__(self, text: str, ready=None):
+        self._on_ready = ready
+        self._text = text + "".join(f.read_text(encoding="utf-8") for f in sorted(STATIC.iterdir())
+                                    if f.suffix in (".html", ".js"))
+        self._font = None
+        self._ready = threading.Event()
+        threading.Thread(target=self._prepare, name="cardpress-watch-font", daemon=True).start()
+
+    def _prepare(self) -> None:
+        try:
+            from ..table.webfont import WebFont
+
+            font = WebFont(self._text)
+            font.woff2(font.base_key)
+            self._font = font
+        finally:
+            self._ready.set()
+        if self._on_ready is not None:
+            self._on_ready()
+
+    def font(self, timeout: float | None = None):
+        self._ready.wait(timeout)
+        return self._font
+
+    def cover(self, text: str) -> dict[str, str | None]:
+        """What the page needs for ``text``: the base subset's key, an extra subset's key for what
+        the base lacks, and the characters the font itself lacks."""
+        font = self._font
+        if font is None:
+            return {"base": None, "extra": None, "missing": ""}
+        extra, missing = font.coverage(text)
+        return {"base": font.base_key, "extra": extra, "missing": missing}
+
+
 def make_app(state: WatchState):
     from starlette.applications import Starlette
     from starlette.requests import Request
@@ -231,7 +287,24 @@ def make_app(state: WatchState):
         data = await asyncio.to_thread(state.sheet_page, p["gen"], p["paper"], p["page"])
         return png(data) if data is not None else not_found()
 
+    async def font_css(request: Request) -> Response:
+        font = await asyncio.to_thread(state.font.font, 30) if state.font is not None else None
+        if font is None:
+            return Response("", media_type="text/css", headers={"Cache-Control": "no-store"})
+        css = (f'@font-face{{font-family:"Cardpress Sans SC";font-display:swap;'
+               f'src:url(/font/{font.base_key}.woff2) format("woff2")}}')
+        return Response(css, media_type="text/css", headers={"Cache-Control": "no-store"})
+
+    async def font_file(request: Request) -> Response:
+        key = request.path_params["key"]
+        font = await asyncio.to_thread(state.font.font, 30) if state.font is not None else None
+        data = await asyncio.to_thread(font.woff2, key) if font is not None and key.isalnum() and len(key) <= 64 else None
+        if data is None:
+            return not_found()
+        return Response(data, media_type="font/woff2", headers={"Cache-Control": "private, max-age=31536000, immutable"})
+
     return Starlette(routes=[Route("/", page), Route("/api/state", current), Route("/api/events", events),
+                             Route("/font.css", font_css), Route("/font/{key}.woff2", font_file),
                              Route("/card/{gen:int}/{card_id}.png", card),
                              Route("/sheet/{gen:int}/{paper}.pdf", sheet_pdf),
                              Route("/sheet/{gen:int}/{paper}/{page:int}.png", sheet_page),

@@ -11,7 +11,26 @@ function el(tag, props, children) {
   return node;
 }
 
+let extraFont = null;
+
+function useFont(font) {
+  // Characters the page's font subset lacks (a new name, an error message): the server cuts a
+  // small extra subset for exactly those. Characters the printing font itself lacks are named.
+  if (!font) return;
+  const glyphs = $("glyphs");
+  glyphs.hidden = !font.missing;
+  glyphs.textContent = font.missing ? "The cards' font has no glyph for: " + font.missing : "";
+  if (!font.extra || font.extra === extraFont || !window.FontFace) return;
+  extraFont = font.extra;
+  const face = new FontFace("Cardpress Extra", "url(/font/" + font.extra + ".woff2)");
+  face.load().then((f) => {
+    for (const old of document.fonts) if (old.family === "Cardpress Extra" && old !== f) document.fonts.delete(old);
+    document.fonts.add(f);
+  }).catch(() => { extraFont = null; });
+}
+
 function render(state) {
+  useFont(state.font);
   document.body.dataset.gen = String(state.gen);
   document.body.dataset.status = state.status;
   $("game").textContent = "cardpress watch · " + state.game;
