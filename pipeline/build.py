@@ -594,12 +594,17 @@ def _art_problems(prep: Prepared, exc: ArtError) -> DataError:
 def render_check(report: GameReport) -> list[CardpressError]:
     """Lay out and draw every card and back of a checked game off-page; return every problem
     found (empty = all print)."""
-    prep = prepare(report.game, report=report)
+    prep = prepare(report.game, report=report, cache=True)
     canvas = Canvas(io.BytesIO(), initialFontName=prep.painter.fonts.regular)
+    # A face whose form a build kept printed then, and prints the same now: not painted again.
+    prep.digests = digests(prep)
+    prep.reuse = FormReuse(prep.cache)
     try:
         paint_forms([canvas], prep)
     except CardErrors as exc:
         return list(exc.errors)
+    finally:
+        prep.cache.save()  # the layouts learnt (forms are kept only by builds)
     return []
 
 
