@@ -32,7 +32,7 @@ from .errors import DataError, Location, Problem
 from .limits import (MAX_FIELD_CHARS, MAX_TEXT_FILE_BYTES, MAX_INT_DIGITS, MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, MAX_XLSX_RATIO,
                      MAX_XLSX_UNPACKED_BYTES)
 from .paths import UnsafePath, check_regular, confine, read_bounded
-from .yamlio import line_of, load_yaml
+from .yamlio import line_of, load_yaml, parse_yaml, read_text
 
 CARD_SUFFIXES = (".yaml", ".yml", ".csv", ".xlsx")
 ART_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")
@@ -140,6 +140,11 @@ def _read_csv(path: Path, game: GameDefinition) -> Iterator[_RawCard]:
         raise DataError(Problem(f"cannot read: {exc.strerror or exc}", Location(path))) from None
     except UnsafePath as exc:  # a folder, FIFO or device, or too large
         raise DataError(Problem(str(exc), Location(path))) from None
+    yield from _csv_cards(path, data, game)
+
+
+def _csv_cards(path: Path, data: bytes, game: GameDefinition) -> Iterator[_RawCard]:
+    """The cards of a CSV file's bytes; ``path`` names it in problems (a URL for a web source)."""
     text, _encoding = decode_csv(path, data)
     if "\0" in text:
         line = text.count("\n", 0, text.index("\0")) + 1
@@ -412,26 +417,77 @@ def card_files(game: GameDefinition) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix.lower() in CARD_SUFFIXES and not p.name.startswith((".", "~$")))
 
 
-def read_cards(game: GameDefinition, files: list[Path] | None = None) -> tuple[list[Card], list[Problem]]:
-    """Load and validate every card of ``game``; return (valid cards, all problems)."""
-    problems: list[Problem] = []
-    cards: list[Card] = []
-    seen: dict[str, Location] = {}
+class SourceURL(str):
+    """A web card source where a file path would stand (``Location.file``, ``Card.where``):
+    problems in its rows name the URL as written, and ``name``/``suffix`` read as a path's do."""
+
+    @property
+    def name(self) -> str:
+        return self.rstrip("/").rsplit("/", 1)[-1]
+
+    @property
+    def suffix(self) -> str:
+        return ".csv"
+
+
+def _source_line(game: GameDefinition, index: int) -> int | None:
+    """The line of ``card_sources`` entry ``index`` in ``game.yaml`` (only read for an error)."""
+    try:
+        raw = parse_yaml(read_text(game.card_data_dir / "game.yaml", "YAML file"), game.card_data_dir / "game.yaml")
+        return line_of(raw["card_sources"], index)
+    except Exception:  # noqa: BLE001 - the file changed meanwhile: the error still names the URL
+        return None
+
+
+def _source_cards(game: GameDefinition) -> Iterator[tuple[Path, Any]]:
+    """(name in problems, raw cards or the ``DataError``) of each web source of ``game``."""
+    from .data.remote import FetchError, fetch  # urllib only for games that have a URL source
+
+    for index, source in enumerate(game.card_sources):
+        where = SourceURL(source.url)
+        try:
+            data = fetch(source.url, source.name)
+        except FetchError as exc:
+            yield where, DataError(Problem(f"cannot read card source {source.url}: {exc.reason}",
+                                           Location(game.card_data_dir / "game.yaml", _source_line(game, index)),
+                                           field=f"card_sources.{index}.url"))
+            continue
+        try:
+            yield where, list(_csv_cards(where, data, game))  # type: ignore[arg-type]
+        except DataError as exc:
+            yield where, exc
+
+
+def _file_cards(game: GameDefinition, files: list[Path] | None) -> Iterator[tuple[Path, Any]]:
+    """(file, raw cards or the problem) of each card file: ``files``, else the game's own set
+    (``cards/`` and the web sources ``game.yaml`` lists)."""
     for path in card_files(game) if files is None else files:
         reader = READERS.get(path.suffix.lower())
         if reader is None:
-            problems.append(Problem("not a card file (use .yaml, .csv or .xlsx)", Location(path)))
+            yield path, DataError(Problem("not a card file (use .yaml, .csv or .xlsx)", Location(path)))
             continue
         if files is None:  # found in the (untrusted) folder: a symlink may not lead out of it
             try:
                 confine(path, [game.card_data_dir], "card file")
             except UnsafePath as exc:
-                problems.append(Problem(str(exc), Location(path)))
+                yield path, DataError(Problem(str(exc), Location(path)))
                 continue
         try:
-            raws = list(reader(path, game))
+            yield path, list(reader(path, game))
         except DataError as exc:
-            problems.extend(exc.problems)
+            yield path, exc
+    if files is None and getattr(game, "card_sources", ()):
+        yield from _source_cards(game)
+
+
+def read_cards(game: GameDefinition, files: list[Path] | None = None) -> tuple[list[Card], list[Problem]]:
+    """Load and validate every card of ``game``; return (valid cards, all problems)."""
+    problems: list[Problem] = []
+    cards: list[Card] = []
+    seen: dict[str, Location] = {}
+    for _path, raws in _file_cards(game, files):
+        if isinstance(raws, DataError):
+            problems.extend(raws.problems)
             continue
         for raw in raws:
             card = validate_card(game, raw, problems)

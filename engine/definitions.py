@@ -216,6 +216,30 @@ class Keyword(_Model):
     summary: str
 
 
+def _source_url(value: str) -> str:
+    from .data.remote import url_problem  # no urllib at import: most games have no URL source
+
+    problem = url_problem(value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
+def _source_name(value: str) -> str:
+    if not value.strip() or len(value) > 64 or any(ord(c) < 32 for c in value):
+        raise ValueError("a source name is 1–64 characters on one line (e.g. units.csv)")
+    return value
+
+
+class CardSource(_Model):
+    """A card file on the web: a published CSV URL (a Google Sheet "published to the web as
+    CSV"), fetched, cached and read like ``cards/<name>`` (``engine.data.remote``)."""
+
+    url: Annotated[str, AfterValidator(_source_url)]
+    #: How messages name it (``units.csv``); default: the URL.
+    name: Annotated[str, AfterValidator(_source_name)] | None = None
+
+
 class GameDefinition(_Model):
     """Everything a game *is*. Loaded from ``game.yaml``; see ``load_game``."""
 
@@ -232,6 +256,8 @@ class GameDefinition(_Model):
     phases: tuple[Phase, ...] = ()
     keywords: tuple[Keyword, ...] = ()
     rules: GameRules | None = None
+    #: Card files on the web, read beside those in ``cards/``.
+    card_sources: tuple[CardSource, ...] = ()
     # Set by the loader, not by the file.
     folder: Path | None = Field(default=None, exclude=True)
 

@@ -200,6 +200,8 @@ def build(
                                                           "print only the cards new or changed since, into "
                                                           "DIR/changed-<paper>.pdf (an errata sheet).",
                                                           show_default=False)] = None,
+    offline: Annotated[bool, typer.Option("--offline", help="Read card sheets game.yaml lists by URL "
+                                          "(card_sources) from the cache; fetch nothing.")] = False,
 ) -> None:
     """Build print-ready card sheets: DIR/cards-a4.pdf and DIR/cards-letter.pdf.
 
@@ -217,15 +219,20 @@ def build(
 
     Example: cardpress build duel --changed-since dist/duel   (reprint only what changed)
 
+    Example: cardpress build ./my-game --offline   (card sheets by URL from the cache)
+
     Every build writes DIR/manifest.json, the digest of each printed face, for --changed-since.
     """
+    from engine.data.remote import reporting
+
     from .build import BuildOptions, build_sheets
 
     papers = (_paper(paper),) if paper else tuple(PAPERS_MM)
     options = BuildOptions(papers=papers, out_dir=out, deck=deck, bleed_mm=bleed, margin_mm=margin, gutter_mm=gutter,
                            flip="short" if short_edge else "long", back_offset_mm=_parse_offset(back_offset),
                            jobs=jobs, changed_since=changed_since)
-    with reported(), progress_bar() as progress:
+    with reporting(lambda text: typer.secho(f"notice: {text}", err=True, fg=typer.colors.YELLOW), offline), \
+            reported(), progress_bar() as progress:
         result = build_sheets(game, options, progress)
     if result.changes is not None:
         typer.echo(f"since {changed_since}: {result.changes.describe()}")
@@ -368,7 +375,9 @@ def calibrate(
 def check(game: GameArg,
           render: Annotated[bool, typer.Option("--render/--no-render", help="Also lay out and draw every card "
                                                "(off-page): finds text that does not fit its box and "
-                                               "characters the font lacks.")] = True) -> None:
+                                               "characters the font lacks.")] = True,
+          offline: Annotated[bool, typer.Option("--offline", help="Read card sheets game.yaml lists by URL "
+                                                "(card_sources) from the cache; fetch nothing.")] = False) -> None:
     """Check a game's definition, cards and decks; list every problem.
 
     Each problem names the file, line (YAML) or row (CSV/XLSX), card and field. With --render
@@ -379,10 +388,14 @@ def check(game: GameArg,
     Example: cardpress check ridm
 
     Example: cardpress check ./my-game
+
+    Example: cardpress check ./my-game --offline   (card sheets by URL from the cache)
     """
     from engine.check import check_game
+    from engine.data.remote import reporting
 
-    with reported():
+    with reporting(lambda text: typer.secho(f"notice: {text}", err=True, fg=typer.colors.YELLOW), offline), \
+            reported():
         report = check_game(game)
     if report.problems:
         for p in report.problems:

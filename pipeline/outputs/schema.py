@@ -39,6 +39,7 @@ from typing import Any, Iterable
 from engine.cards import ID_PATTERN, MAX_ID_CHARS, Card
 from engine.definitions import COMMON_FIELDS, FieldSpec, GameDefinition
 from engine.limits import MAX_CARD_MM, MAX_COPIES, MAX_FIELD_CHARS, MIN_CARD_MM
+from engine.data.remote import MAX_URL_CHARS
 from engine.paths import card_data_root
 
 from ..atomic import atomic_write, output_path
@@ -106,6 +107,8 @@ GAME_KEYS = {
     "phases": "回合阶段",
     "keywords": "关键词（卡面与术语表）",
     "rules": "规则数值（cardpress track 使用），按 ruleset 区分",
+    "card_sources": "网上的卡牌表：发布为 CSV 的网址（如 Google 表格“发布到网络”），与 cards/ 中的文件一起读取；"
+                    "下载后缓存，离线时使用缓存",
 }
 
 
@@ -130,6 +133,11 @@ def game_schema(game: GameDefinition) -> dict[str, Any]:
     if "CardSize" in defs:
         for side in ("width_mm", "height_mm"):
             defs["CardSize"]["properties"][side].update(minimum=MIN_CARD_MM, maximum=MAX_CARD_MM)
+    if "CardSource" in defs:  # what engine.data.remote.url_problem checks in code
+        source = defs["CardSource"]["properties"]
+        source["url"].update(pattern="^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/]+", maxLength=MAX_URL_CHARS,
+                             description="发布为 CSV 的网址（http:// 或 https://）")
+        source["name"]["description"] = "消息中的名称，如 units.csv（默认：网址）"
     spec = defs.get("FieldSpec")
     if spec is not None:
         spec["allOf"] = [
