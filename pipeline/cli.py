@@ -36,14 +36,22 @@ class TrackGroup(TyperGroup):
     _loaded: MutableMapping | None = None
 
     @property
+    def lazy_loaded(self) -> bool:
+        """Whether the commands are made yet (``cli_lang.translate`` leaves them until then)."""
+        return self._loaded is not None
+
+    @property
     def commands(self) -> MutableMapping:
         if self._loaded is None:
+            from .cli_lang import translate
             from .track_cli import app as track
 
             # Built as add_typer would have: in this group's (the root's) markup mode.
             self._loaded = typer.main.get_group_from_info(
                 TyperInfo(track), pretty_exceptions_short=track.pretty_exceptions_short,
                 suggest_commands=self.suggest_commands, rich_markup_mode=self.rich_markup_mode).commands
+            for command in self._loaded.values():
+                translate(command)
         return self._loaded
 
     @commands.setter
@@ -73,10 +81,26 @@ def _version(asked: bool) -> None:
         raise typer.Exit()
 
 
+def _language(ctx: typer.Context, lang: str | None) -> None:
+    from engine.i18n import UnknownLanguage, set_language
+
+    from .cli_lang import translate
+
+    try:
+        set_language(lang)
+    except UnknownLanguage as exc:
+        raise typer.BadParameter(str(exc)) from None
+    translate(ctx.find_root().command)
+
+
 @app.callback()
 def _root(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                                help="Show cardpress's version and exit.")] = False) -> None:
-    """The root's own option (its help is the app's)."""
+                                                help="Show cardpress's version and exit.")] = False,
+          lang: Annotated[Optional[str], typer.Option(
+              "--lang", callback=_language, is_eager=True, show_default=False, metavar="zh_CN|en",
+              help="Language of messages and help: zh_CN or en. Default: $CARDPRESS_LANG, else the "
+                   "locale (Chinese for a zh locale).")] = None) -> None:
+    """The root's own options (its help is the app's)."""
 
 
 app.add_typer(typer.Typer(cls=TrackGroup, help=TRACK_HELP, no_args_is_help=True, rich_markup_mode="rich"),
