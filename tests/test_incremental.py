@@ -53,6 +53,16 @@ def _forms(pdf: Path) -> dict[str, bytes]:
 
 
 def _text(pdf: Path) -> str:
+    """The PDF's text as pdfium extracts it (through each font's ToUnicode map)."""
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        return "\n".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
+    finally:
+        doc.close()
+
+
+def _strict_text(pdf: Path) -> str:
+    """The text as pypdf extracts it in strict mode: a malformed font resource is an error."""
     return "\n".join(page.extract_text() for page in PdfReader(pdf, strict=True).pages)
 
 
@@ -62,6 +72,13 @@ def _pixels(pdf: Path) -> list[bytes]:
         return [doc[i].render(scale=0.5).to_pil().tobytes() for i in range(len(doc))]
     finally:
         doc.close()
+
+
+def _new_character(printed: str) -> str:
+    from pipeline.fonts import register_fonts
+
+    fonts = register_fonts()
+    return next(ch for ch in "鑫淼犇焱垚骉" if ch not in printed and not fonts.missing(ch))
 
 
 def _name_of(game: Path, card: str) -> str:
@@ -76,13 +93,8 @@ def test_rebuild_after_one_edit_paints_one_card_and_prints_like_a_full_build(gam
     again = build_sheets(game, _options(tmp_path / "again"))
     assert (again.painted, again.reused) == (0, first.painted)
 
-    from pipeline.fonts import register_fonts
-
-    printed = _text(tmp_path / "first" / "cards-a4.pdf")
-    fonts = register_fonts()
     # A character new to the game's text: it gets a new code in the font's last subset.
-    new = next(ch for ch in "鑫淼犇焱垚骉" if ch not in printed and not fonts.missing(ch))
-    new_name = f"鹰眼斥候{new}"
+    new_name = f"鹰眼斥候{_new_character(_text(tmp_path / 'first' / 'cards-a4.pdf'))}"
     _rename(game, CARD, new_name)
     edited = build_sheets(game, _options(tmp_path / "edited"))
     assert (edited.painted, edited.reused) == (1, first.painted - 1)
@@ -94,7 +106,7 @@ def test_rebuild_after_one_edit_paints_one_card_and_prints_like_a_full_build(gam
         assert before.keys() == after.keys()
         changed = [name for name in before if before[name] != after[name]]
         assert len(changed) == 1, changed  # only the edited card's form differs
-        assert new_name in _text(tmp_path / "edited" / f"cards-{paper}.pdf")
+        assert new_name in _strict_text(tmp_path / "edited" / f"cards-{paper}.pdf")
         # What the kept forms and the new one print is what a build from nothing prints.
         assert _pixels(tmp_path / "edited" / f"cards-{paper}.pdf") == _pixels(tmp_path / "fresh" / f"cards-{paper}.pdf")
         assert _text(tmp_path / "edited" / f"cards-{paper}.pdf") == _text(tmp_path / "fresh" / f"cards-{paper}.pdf")
@@ -105,7 +117,7 @@ def test_one_process_and_a_deck_build_reuse_the_same_forms(game, tmp_path):
     deck = game / "decks" / "artillery.yaml"
     one = build_sheets(game, _options(tmp_path / "deck", jobs=1, deck=deck, papers=("letter",)))
     assert one.painted == 0 and one.reused == one.distinct + 1
-    names = [line for line in _text(tmp_path / "deck" / "cards-letter.pdf").splitlines() if line.strip()]
+    names = [line for line in _strict_text(tmp_path / "deck" / "cards-letter.pdf").splitlines() if line.strip()]
     assert names  # the text of kept forms reads back (fonts named as when painted)
 
 
@@ -152,21 +164,25 @@ def _set_field(game: Path, card: str, field: str, value: str) -> None:
 
 
 def test_a_failed_build_leaves_the_cache_as_the_last_good_build_made_it(game, tmp_path):
-    build_sheets(game, _options(tmp_path / "a"))
+    a4 = ("a4",)
+    build_sheets(game, _options(tmp_path / "a", papers=a4))
     from engine.check import check_game
     from engine.errors import CardpressError
 
-    # Two edits in one save: a new character on one card, and another card that cannot print.
-    _rename(game, CARD, "鹰眼斥候甲")
+    # Two edits in one save: a character new to the PDFs' fonts on one card (its form, painted
+    # with a code the kept encoding lacks, must not outlive the failed build), and another card
+    # that cannot print.
+    new = _new_character(_text(tmp_path / "a" / "cards-a4.pdf"))
+    _rename(game, CARD, f"鹰眼斥候{new}")
     other = next(cid for cid in check_game(game).cards if cid != CARD)
-    _rename(game, other, "长" * 200)
+    _rename(game, other, "补给车\U0001F600")  # a glyph the font lacks: found when painted
     with pytest.raises(CardpressError):
-        build_sheets(game, _options(tmp_path / "b"))
+        build_sheets(game, _options(tmp_path / "b", papers=a4))
     _rename(game, other, "补给车")
-    good = build_sheets(game, _options(tmp_path / "c"))
-    fresh = build_sheets(game, _options(tmp_path / "fresh", cache=False))
+    good = build_sheets(game, _options(tmp_path / "c", papers=a4))
+    fresh = build_sheets(game, _options(tmp_path / "fresh", papers=a4, cache=False))
     text = _text(tmp_path / "c" / "cards-a4.pdf")
-    assert "鹰眼斥候甲" in text and "补给车" in text
+    assert f"鹰眼斥候{new}" in text and "补给车" in text
     assert text == _text(tmp_path / "fresh" / "cards-a4.pdf")
     assert _pixels(tmp_path / "c" / "cards-a4.pdf") == _pixels(tmp_path / "fresh" / "cards-a4.pdf")
     assert good.painted == 2
@@ -176,12 +192,12 @@ def test_a_failed_build_leaves_the_cache_as_the_last_good_build_made_it(game, tm
 def test_a_damaged_cache_means_a_full_build_not_an_error(game, tmp_path, damage):
     from pipeline import buildcache
 
-    first = build_sheets(game, _options(tmp_path / "a"))
+    first = build_sheets(game, _options(tmp_path / "a", papers=("a4",)))
     files = list((tmp_path / "builds").glob("*.bin"))
     assert len(files) == 1
     files[0].write_bytes(damage)
     buildcache._LAST.clear()  # a new process: what is on disk is all there is
-    again = build_sheets(game, _options(tmp_path / "b"))
+    again = build_sheets(game, _options(tmp_path / "b", papers=("a4",)))
     assert again.reused == 0 and again.painted == first.painted
     assert _text(tmp_path / "b" / "cards-a4.pdf") == _text(tmp_path / "a" / "cards-a4.pdf")
 
