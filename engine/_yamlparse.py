@@ -13,6 +13,8 @@ from typing import Any
 import yaml
 
 from .errors import DataError, Location, Problem
+from .i18n import N_, _
+from .i18n import _ as tr
 from .limits import MAX_INT_DIGITS, MAX_YAML_DEPTH, MAX_YAML_NODES
 from .yamlio import LinedDict, LinedList
 
@@ -67,8 +69,8 @@ _PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{name}"
 
 def _tag_message(tag: str) -> str:
     shown = tag.replace("tag:yaml.org,2002:", "!!")
-    return (f"the tag {shown!r} is not allowed: cardpress reads plain data only "
-            "(text, numbers, true/false, lists and mappings)")
+    return _("the tag {tag!r} is not allowed: cardpress reads plain data only "
+             "(text, numbers, true/false, lists and mappings)").format(tag=shown)
 
 
 class _Builder:
@@ -89,10 +91,10 @@ class _Builder:
     def build(self, node: yaml.Node, depth: int = 0) -> Any:
         self.nodes += 1
         if self.nodes > MAX_YAML_NODES:
-            raise self.fail(node, f"the document expands to more than {MAX_YAML_NODES:,} values "
-                                  "(aliases that repeat each other?); cardpress refuses it")
+            raise self.fail(node, _("the document expands to more than {limit:,} values "
+                                    "(aliases that repeat each other?); cardpress refuses it").format(limit=MAX_YAML_NODES))
         if depth > MAX_YAML_DEPTH:
-            raise self.fail(node, f"lists and mappings are nested more than {MAX_YAML_DEPTH} deep")
+            raise self.fail(node, _("lists and mappings are nested more than {limit} deep").format(limit=MAX_YAML_DEPTH))
         if node.tag not in _PLAIN_TAGS:
             # A tag on a list or mapping would otherwise be ignored silently, and on a scalar
             # PyYAML's safe constructors still make bytes or sets no card field means.
@@ -117,16 +119,16 @@ class _Builder:
         read_up_to = node.start_mark.index
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
-                kind = "mapping" if isinstance(key_node, yaml.MappingNode) else "list"
+                kind = _("mapping") if isinstance(key_node, yaml.MappingNode) else _("list")
                 # An alias key carries the mark of its anchor, earlier in the file; its value
                 # is where the alias is used.
                 at = value_node if key_node.start_mark.index < read_up_to else key_node
-                raise self.fail(at, f"a key must be a plain value such as a name or a number, not a {kind}")
+                raise self.fail(at, _("a key must be a plain value such as a name or a number, not a {kind}").format(kind=kind))
             read_up_to = max(read_up_to, value_node.end_mark.index)
             self.nodes += 1
             key = self.scalar(key_node)
             if key in out:
-                raise self.fail(key_node, f"duplicate key {key!r}")
+                raise self.fail(key_node, _("duplicate key {key!r}").format(key=key))
             value = out[key] = self.build(value_node, depth + 1)
             out.lines[key] = key_node.start_mark.line + 1
             if isinstance(value_node, yaml.ScalarNode) and value is not None and not isinstance(value, str):
@@ -139,17 +141,20 @@ class _Builder:
         if node.tag == _INT_TAG:
             digits = node.value.strip().lstrip("+-").replace("_", "")
             if len(digits) > MAX_INT_DIGITS + _INT_PREFIX_CHARS:
-                raise self.fail(node, f"a number with {len(digits)} digits; at most {MAX_INT_DIGITS} are allowed")
+                raise self.fail(node, _("a number with {digits} digits; at most {limit} are allowed").format(
+                    digits=len(digits), limit=MAX_INT_DIGITS))
         try:
             value = self.loader.construct_object(node, deep=True)
         except yaml.MarkedYAMLError:
             raise
         except _CONSTRUCT_ERRORS:
             shown = node.value if len(node.value) <= 40 else node.value[:40] + "…"
-            raise self.fail(node, f"{shown!r} is not a valid {node.tag.rsplit(':', 1)[-1]} "
-                                  "(put it in quotes to keep it as text)") from None
+            raise self.fail(node, _("{value!r} is not a valid {kind} "
+                                    "(put it in quotes to keep it as text)").format(
+                value=shown, kind=node.tag.rsplit(':', 1)[-1])) from None
         if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _TOO_BIG:
-            raise self.fail(node, f"the number {node.value[:40]!r} has more than {MAX_INT_DIGITS} digits")
+            raise self.fail(node, _("the number {value!r} has more than {limit} digits").format(
+                value=node.value[:40], limit=MAX_INT_DIGITS))
         return value
 
 
@@ -158,13 +163,28 @@ def _message(exc: yaml.MarkedYAMLError) -> tuple[str, yaml.Mark | None]:
     problem = exc.problem or str(exc)
     if (exc.context or "").startswith("while scanning a quoted scalar") and exc.context_mark:
         # PyYAML marks where it gave up (often the end of the file); the mistake is the quote.
-        return "a quoted value starts here but its closing quote is missing", exc.context_mark
+        return _("a quoted value starts here but its closing quote is missing"), exc.context_mark
     tag = re.search(r"constructor for the tag '([^']*)'", problem)
     if tag:
         return _tag_message(tag.group(1)), exc.problem_mark or exc.context_mark
     if "found unhashable key" in problem:
-        return "a key must be a plain value such as a name or a number", exc.problem_mark or exc.context_mark
-    return f"malformed YAML: {problem}", exc.problem_mark or exc.context_mark
+        return _("a key must be a plain value such as a name or a number"), exc.problem_mark or exc.context_mark
+    return _("malformed YAML: {problem}").format(problem=_pyyaml(problem)), exc.problem_mark or exc.context_mark
+
+
+#: PyYAML's most common complaints, as messages (``tr(problem)``: PyYAML's text when it is not
+#: one of these; every key here is N_-marked).
+_PYYAML_PROBLEMS = (N_("mapping values are not allowed in this context"), N_("mapping values are not allowed here"),
+                    N_("did not find expected key"), N_("could not find expected ':'"),
+                    N_("found a tab character that violates indentation"),
+                    N_("found character that cannot start any token"), N_("found undefined alias"),
+                    N_("did not find expected '-' indicator"), N_("did not find expected node content"),
+                    N_("found unexpected end of stream"),
+                    N_("did not find expected ',' or ']'"))
+
+
+def _pyyaml(problem: str) -> str:
+    return tr(problem) if problem in _PYYAML_PROBLEMS else problem
 
 
 def parse_yaml(text: str, file: Path | None = None) -> Any:
@@ -181,8 +201,8 @@ def parse_yaml(text: str, file: Path | None = None) -> Any:
     except yaml.YAMLError as exc:  # ReaderError: a control character the YAML spec forbids
         line = text.count("\n", 0, getattr(exc, "position", 0) or 0) + 1
         reason = getattr(exc, "reason", None) or str(exc)
-        raise DataError(Problem(f"malformed YAML: {reason}", Location(file, line))) from None
+        raise DataError(Problem(_("malformed YAML: {problem}").format(problem=_pyyaml(reason)), Location(file, line))) from None
     except RecursionError:
-        raise DataError(Problem("lists and mappings are nested too deeply", Location(file))) from None
+        raise DataError(Problem(_("lists and mappings are nested too deeply"), Location(file))) from None
     finally:
         loader.dispose()

@@ -29,6 +29,7 @@ from typing import Any, Iterator, Mapping
 from .data.sheets import HeaderMap, decode_csv, delimiter_of, type_names
 from .definitions import FieldSpec, GameDefinition
 from .errors import DataError, Location, Problem
+from .i18n import _
 from .limits import (MAX_FIELD_CHARS, MAX_TEXT_FILE_BYTES, MAX_INT_DIGITS, MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, MAX_XLSX_RATIO,
                      MAX_XLSX_UNPACKED_BYTES)
 from .paths import UnsafePath, check_regular, confine, read_bounded
@@ -83,11 +84,11 @@ def _read_yaml(path: Path, game: GameDefinition) -> Iterator[_RawCard]:
         return
     items = raw.get("cards") if isinstance(raw, dict) else raw
     if not isinstance(items, list):
-        raise DataError(Problem("expected a list of cards (or a mapping with 'cards:')", Location(path, 1)))
+        raise DataError(Problem(_("expected a list of cards (or a mapping with 'cards:')"), Location(path, 1)))
     for i, item in enumerate(items):
         line = line_of(items, i)
         if not isinstance(item, dict):
-            raise DataError(Problem("each card must be a mapping of field: value", Location(path, line)))
+            raise DataError(Problem(_("each card must be a mapping of field: value"), Location(path, line)))
         yield _RawCard(item, Location(path, line), dict(getattr(item, "lines", {})),
                        dict(getattr(item, "sources", {})))
 
@@ -122,7 +123,7 @@ def _rows_to_cards(path: Path, game: GameDefinition, header: list[Any], rows: It
         if all(v is None for v in values.values()):
             continue  # blank line in a sheet
         if len(cells) > len(names) and any(cell(c) is not None for c in cells[len(names):]):
-            raise DataError(Problem("row has more cells than the header has columns", Location(path, row=row_no)))
+            raise DataError(Problem(_("row has more cells than the header has columns"), Location(path, row=row_no)))
         yield _RawCard({k: v for k, v in values.items() if v is not None}, Location(path, row=row_no), {})
 
 
@@ -137,7 +138,7 @@ def _read_csv(path: Path, game: GameDefinition) -> Iterator[_RawCard]:
     try:
         data = read_bounded(path, MAX_TEXT_FILE_BYTES, "CSV file")
     except OSError as exc:
-        raise DataError(Problem(f"cannot read: {exc.strerror or exc}", Location(path))) from None
+        raise DataError(Problem(_("cannot read: {reason}").format(reason=exc.strerror or exc), Location(path))) from None
     except UnsafePath as exc:  # a folder, FIFO or device, or too large
         raise DataError(Problem(str(exc), Location(path))) from None
     yield from _csv_cards(path, data, game)
@@ -148,12 +149,12 @@ def _csv_cards(path: Path, data: bytes, game: GameDefinition) -> Iterator[_RawCa
     text, _encoding = decode_csv(path, data)
     if "\0" in text:
         line = text.count("\n", 0, text.index("\0")) + 1
-        raise DataError(Problem("the file contains NUL bytes: not a CSV text file (save it as CSV UTF-8)",
+        raise DataError(Problem(_("the file contains NUL bytes: not a CSV text file (save it as CSV UTF-8)"),
                                 Location(path, row=line)))
     try:
         rows = list(csv.reader(io.StringIO(text), delimiter=delimiter_of(text), strict=True))
     except csv.Error as exc:
-        raise DataError(Problem(f"malformed CSV: {exc}", Location(path))) from None
+        raise DataError(Problem(_("malformed CSV: {reason}").format(reason=exc), Location(path))) from None
     if not rows:
         return
     header = [csv_unescape(h.strip()) for h in rows[0]]  # the export escapes a label like any cell
@@ -167,14 +168,16 @@ def _check_zip(path: Path, data: bytes) -> None:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
-        raise DataError(Problem(f"not a readable XLSX file (damaged, or not a spreadsheet: {exc})",
+        raise DataError(Problem(_("not a readable XLSX file (damaged, or not a spreadsheet: {reason})").format(reason=exc),
                                 Location(path))) from None
     limit = min(MAX_XLSX_UNPACKED_BYTES, MAX_XLSX_RATIO * max(len(data), 1))
     if unpacked > limit:
         raise DataError(Problem(
-            f"the spreadsheet unpacks to {unpacked / 1e6:,.0f} MB from {len(data) / 1e6:,.1f} MB "
-            f"(at most {MAX_XLSX_UNPACKED_BYTES // (1024 * 1024)} MB and {MAX_XLSX_RATIO}× its size): "
-            "a zip bomb or not a card sheet; cardpress refuses it", Location(path)))
+            _("the spreadsheet unpacks to {unpacked:,.0f} MB from {size:,.1f} MB "
+              "(at most {limit} MB and {ratio}× its size): "
+              "a zip bomb or not a card sheet; cardpress refuses it").format(
+                unpacked=unpacked / 1e6, size=len(data) / 1e6, limit=MAX_XLSX_UNPACKED_BYTES // (1024 * 1024),
+                ratio=MAX_XLSX_RATIO), Location(path)))
 
 
 _BLANK_ROW: list[Any] = []
@@ -197,10 +200,10 @@ def _sheet_rows(path: Path, book) -> list[list[Any]]:
             continue
         filled += 1
         if filled > MAX_SHEET_ROWS:
-            raise DataError(Problem(f"the sheet has more than {MAX_SHEET_ROWS:,} filled rows; cardpress refuses it",
+            raise DataError(Problem(_("the sheet has more than {limit:,} filled rows; cardpress refuses it").format(limit=MAX_SHEET_ROWS),
                                     Location(path, row=n)))
         if len(row) > MAX_SHEET_COLUMNS and any(v is not None for v in row[MAX_SHEET_COLUMNS:]):
-            raise DataError(Problem(f"the row fills more than {MAX_SHEET_COLUMNS:,} columns; cardpress refuses it",
+            raise DataError(Problem(_("the row fills more than {limit:,} columns; cardpress refuses it").format(limit=MAX_SHEET_COLUMNS),
                                     Location(path, row=n)))
         rows.append(list(row[:MAX_SHEET_COLUMNS]))
     while rows and not rows[-1]:
@@ -216,20 +219,20 @@ def _read_xlsx(path: Path, game: GameDefinition) -> Iterator[_RawCard]:
         # refused without openpyxl ever opening it.
         data = read_bounded(path, MAX_XLSX_UNPACKED_BYTES, "XLSX file")
     except OSError as exc:
-        raise DataError(Problem(f"cannot read: {exc.strerror or exc}", Location(path))) from None
+        raise DataError(Problem(_("cannot read: {reason}").format(reason=exc.strerror or exc), Location(path))) from None
     except UnsafePath as exc:
         raise DataError(Problem(str(exc), Location(path))) from None
     _check_zip(path, data)
     try:
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many types for a damaged file
-        raise DataError(Problem(f"cannot read spreadsheet: {exc}", Location(path))) from None
+        raise DataError(Problem(_("cannot read spreadsheet: {reason}").format(reason=exc), Location(path))) from None
     try:
         rows = _sheet_rows(path, book)
     except DataError:
         raise
     except Exception as exc:  # cells are parsed lazily while iterating: a damaged sheet fails here
-        raise DataError(Problem(f"cannot read spreadsheet: {exc}", Location(path))) from None
+        raise DataError(Problem(_("cannot read spreadsheet: {reason}").format(reason=exc), Location(path))) from None
     finally:
         book.close()
     if not rows:
@@ -258,25 +261,27 @@ def _coerce(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
     """Return (typed value, error message or None)."""
     kind = spec.kind
     if isinstance(value, str) and len(value) > MAX_FIELD_CHARS:
-        return None, f"{len(value):,} characters; cardpress refuses more than {MAX_FIELD_CHARS:,} in one field"
+        return None, _("{count:,} characters; cardpress refuses more than {limit:,} in one field").format(
+            count=len(value), limit=MAX_FIELD_CHARS)
     if kind == "int":
         if isinstance(value, bool):
-            return None, f"expected a whole number, got {value!r}"
+            return None, _("expected a whole number, got {value}").format(value=repr(value))
         if isinstance(value, str) and _INT_TEXT.fullmatch(value.strip()):
             digits = len(value.strip().lstrip("+-"))
             if digits > MAX_INT_DIGITS:  # int() of 5000 digits is slow, past 4300 an error
-                return None, f"a number with {digits} digits; at most {MAX_INT_DIGITS} are allowed"
+                return None, _("a number with {digits} digits; at most {limit} are allowed").format(
+                    digits=digits, limit=MAX_INT_DIGITS)
             value = int(value)
         if isinstance(value, float) and math.isfinite(value) and value.is_integer():
             value = int(value)
         if not isinstance(value, int):
-            return None, f"expected a whole number, got {_shown(value)}"
+            return None, _("expected a whole number, got {value}").format(value=_shown(value))
         if abs(value) >= _TOO_BIG:
-            return None, f"a number with more than {MAX_INT_DIGITS} digits"
+            return None, _("a number with more than {limit} digits").format(limit=MAX_INT_DIGITS)
         if spec.min is not None and value < spec.min:
-            return None, f"{value} is below the minimum {spec.min}"
+            return None, _("{value} is below the minimum {min}").format(value=value, min=spec.min)
         if spec.max is not None and value > spec.max:
-            return None, f"{value} is above the maximum {spec.max}"
+            return None, _("{value} is above the maximum {max}").format(value=value, max=spec.max)
         return value, None
     if kind == "bool":
         if isinstance(value, bool):
@@ -286,20 +291,20 @@ def _coerce(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
             return True, None
         if text in ("false", "no", "0", "否"):
             return False, None
-        return None, f"expected true or false, got {_shown(value)}"
+        return None, _("expected true or false, got {value}").format(value=_shown(value))
     if isinstance(value, (dict, list)):
-        return None, f"expected text, got a {'mapping' if isinstance(value, dict) else 'list'}"
+        return None, (_("expected text, got a mapping") if isinstance(value, dict) else _("expected text, got a list"))
     text = str(value) if not isinstance(value, str) else value
     if kind == "enum":
         if text not in spec.values:
-            return None, f"{_shown(text)} is not one of: {', '.join(spec.values)}"
+            return None, _("{value} is not one of: {values}").format(value=_shown(text), values=_(", ").join(spec.values))
         return text, None
     if kind == "str":
         text = text.strip()
         if "\n" in text:
-            return None, "a short label cannot span several lines"
+            return None, _("a short label cannot span several lines")
     if spec.max_len is not None and len(text) > spec.max_len:
-        return None, f"{len(text)} characters, at most {spec.max_len} allowed"
+        return None, _("{count} characters, at most {limit} allowed").format(count=len(text), limit=spec.max_len)
     return text, None
 
 
@@ -307,16 +312,16 @@ def _art_problem(game_dir: Path, path: Path) -> str | None:
     """Why ``path`` may not be used as art, or None: it must stay inside the game folder
     (symlinks followed) and be a regular file; a FIFO or ``/dev/zero`` would never be read out."""
     if "\0" in str(path):  # the operating system cannot even look such a name up
-        return "an art file name cannot contain a NUL character"
+        return _("an art file name cannot contain a NUL character")
     try:
         resolved = confine(path, [game_dir], "art file")
         if not resolved.exists():
-            return f"art file not found: {path}"
+            return _("art file not found: {path}").format(path=path)
         check_regular(resolved, "art file")
     except UnsafePath as exc:
         return str(exc)
     except OSError as exc:  # a name too long, a permission denied on the way
-        return f"art file cannot be used: {exc.strerror or exc}"
+        return _("art file cannot be used: {reason}").format(reason=exc.strerror or exc)
     return None
 
 
@@ -345,21 +350,21 @@ def validate_card(game: GameDefinition, raw: _RawCard, problems: list[Problem]) 
     label = None if _blank(card_id) else str(card_id) if len(str(card_id)) <= MAX_ID_CHARS else _shown(card_id)
     before = len(problems)
     if _blank(card_id):
-        problems.append(Problem("missing required field", where("id"), None, "id"))
+        problems.append(Problem(_("missing required field"), where("id"), None, "id"))
     elif not isinstance(card_id, str) or not ID_PATTERN.fullmatch(card_id) or len(card_id) > MAX_ID_CHARS:
         problems.append(
-            Problem(f"an id is up to {MAX_ID_CHARS} lower-case letters, digits, '-' or '_' (e.g. 'level-0')",
+            Problem(_("an id is up to {limit} lower-case letters, digits, '-' or '_' (e.g. 'level-0')").format(limit=MAX_ID_CHARS),
                     where("id"), label, "id")
         )
     type_id = data.get("type")
     if _blank(type_id):
-        problems.append(Problem("missing required field", where("type"), label, "type"))
+        problems.append(Problem(_("missing required field"), where("type"), label, "type"))
         return None
     if not isinstance(type_id, str) or type_id not in game.card_types:
         problems.append(
             Problem(
-                f"unknown card type {_shown(type_id)}; this game has: "
-                + ", ".join(f"{t} ({c.name})" for t, c in game.card_types.items()),
+                _("unknown card type {type}; this game has: {types}").format(
+                    type=_shown(type_id), types=_(", ").join(f"{t} ({c.name})" for t, c in game.card_types.items())),
                 where("type"), label, "type",
             )
         )
@@ -373,8 +378,8 @@ def validate_card(game: GameDefinition, raw: _RawCard, problems: list[Problem]) 
         if spec is None:
             problems.append(
                 Problem(
-                    f"unknown field for a {game.card_types[type_id].name} ({type_id}) card; "
-                    f"known: {', '.join(specs)}",
+                    _("unknown field for a {name} ({type}) card; known: {fields}").format(
+                        name=game.card_types[type_id].name, type=type_id, fields=_(", ").join(specs)),
                     where(key), label, name[:MAX_ID_CHARS],
                 )
             )
@@ -395,7 +400,7 @@ def validate_card(game: GameDefinition, raw: _RawCard, problems: list[Problem]) 
             values[name] = typed
     for key, spec in specs.items():
         if spec.required and key not in given:
-            problems.append(Problem("missing required field", where(key if key in data else None), label, key))
+            problems.append(Problem(_("missing required field"), where(key if key in data else None), label, key))
         elif key not in values and key not in given and spec.default is not None:
             values[key] = spec.default
     art, art_problem = _find_art(game.card_data_dir, str(card_id), values.get("art"))
@@ -448,7 +453,7 @@ def _source_cards(game: GameDefinition) -> Iterator[tuple[Path, Any]]:
         try:
             data = fetch(source.url, source.name)
         except FetchError as exc:
-            yield where, DataError(Problem(f"cannot read card source {source.url}: {exc.reason}",
+            yield where, DataError(Problem(_("cannot read card source {url}: {reason}").format(url=source.url, reason=exc.reason),
                                            Location(game.card_data_dir / "game.yaml", _source_line(game, index)),
                                            field=f"card_sources.{index}.url"))
             continue
@@ -464,7 +469,7 @@ def _file_cards(game: GameDefinition, files: list[Path] | None) -> Iterator[tupl
     for path in card_files(game) if files is None else files:
         reader = READERS.get(path.suffix.lower())
         if reader is None:
-            yield path, DataError(Problem("not a card file (use .yaml, .csv or .xlsx)", Location(path)))
+            yield path, DataError(Problem(_("not a card file (use .yaml, .csv or .xlsx)"), Location(path)))
             continue
         if files is None:  # found in the (untrusted) folder: a symlink may not lead out of it
             try:
@@ -495,7 +500,7 @@ def read_cards(game: GameDefinition, files: list[Path] | None = None) -> tuple[l
                 continue
             if card.id in seen:
                 problems.append(
-                    Problem(f"duplicate id; first defined at {seen[card.id]}", card.where, card.id, "id")
+                    Problem(_("duplicate id; first defined at {where}").format(where=seen[card.id]), card.where, card.id, "id")
                 )
                 continue
             seen[card.id] = card.where

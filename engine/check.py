@@ -6,9 +6,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .cards import Card, read_cards
-from .decks import UNKNOWN_CARD, Deck, check_deck, deck_files, read_deck
+from .decks import Deck, check_deck, deck_files, read_deck
 from .definitions import GameDefinition, load_game
 from .errors import DataError, Location, Problem
+from .i18n import _
 from .paths import UnsafePath, confine
 
 
@@ -38,7 +39,7 @@ def _cross_card_problems(game: GameDefinition, cards: dict[str, Card]) -> list[P
         operators = {c.name for c in cards.values() if c.type == "operator"}
         for card in cards.values():
             if card.type == "skill" and card["user"] not in operators:
-                problems.append(Problem(f"skill user {card['user']!r} is not an operator of this game",
+                problems.append(Problem(_("skill user {user!r} is not an operator of this game").format(user=card["user"]),
                                         card.where, card.id, "user"))
     return problems
 
@@ -71,6 +72,6 @@ def check_game(game: str | Path | GameDefinition, decks: list[Path] | None = Non
         if problems:
             # A card file that failed hides its cards; "unknown card" for each of them would
             # bury the real mistake. A truly unknown card is reported once the cards load.
-            deck_problems = [p for p in deck_problems if p.message != UNKNOWN_CARD]
+            deck_problems = [p for p in deck_problems if p.rule != "unknown-card"]
         report.problems.extend(deck_problems)
     return report

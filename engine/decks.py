@@ -22,13 +22,17 @@ from typing import Mapping
 from .cards import Card
 from .definitions import GameDefinition
 from .errors import DataError, Location, Problem
+from .i18n import N_, _
+from .i18n import _ as tr
 from .limits import MAX_COPIES, MAX_DECK_CARDS, MAX_FIELD_CHARS
 from .yamlio import line_of, load_yaml
 
 
 #: Card ids (and bad counts) are cut to this many characters in messages.
 MAX_SHOWN_ID = 64
-UNKNOWN_CARD = "deck names an unknown card"
+#: The message of a deck entry no card has (``Problem.rule`` "unknown-card" marks it: the text
+#: is in the user's language).
+UNKNOWN_CARD = N_("deck names an unknown card")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,19 +57,19 @@ def read_deck(path: Path) -> Deck:
     """Parse a deck file; raise ``DataError`` for malformed files and bad counts."""
     raw = load_yaml(path)
     if not isinstance(raw, dict) or not isinstance(raw.get("cards"), dict):
-        raise DataError(Problem("a deck file is a mapping with 'cards:' (card id: copies)", Location(path, 1)))
+        raise DataError(Problem(_("a deck file is a mapping with 'cards:' (card id: copies)"), Location(path, 1)))
     unknown = [k for k in raw if k not in ("name", "description", "cards")]
     problems = [
-        Problem("unknown key in a deck file (name, description, cards)", Location(path, line_of(raw, k)),
+        Problem(_("unknown key in a deck file (name, description, cards)"), Location(path, line_of(raw, k)),
                 field=str(k)[:MAX_SHOWN_ID])
         for k in unknown
     ]
     for key in ("name", "description"):
         if isinstance(raw.get(key), (dict, list)):
-            problems.append(Problem("expected text", Location(path, line_of(raw, key)), field=key))
+            problems.append(Problem(_("expected text"), Location(path, line_of(raw, key)), field=key))
         elif len(str(raw.get(key) or "")) > MAX_FIELD_CHARS:
-            problems.append(Problem(f"{len(str(raw[key])):,} characters; cardpress refuses more than "
-                                    f"{MAX_FIELD_CHARS:,}", Location(path, line_of(raw, key)), field=key))
+            problems.append(Problem(_("{count:,} characters; cardpress refuses more than {limit:,}").format(
+                count=len(str(raw[key])), limit=MAX_FIELD_CHARS), Location(path, line_of(raw, key)), field=key))
     entries = []
     cards = raw["cards"]
     for card_id, count in cards.items():
@@ -73,17 +77,19 @@ def read_deck(path: Path) -> Deck:
         label = str(card_id)[:MAX_SHOWN_ID]
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             shown = repr(count) if len(repr(count)) <= MAX_SHOWN_ID else repr(count)[:MAX_SHOWN_ID] + "…"
-            problems.append(Problem(f"copies must be a whole number ≥ 1, got {shown}", Location(path, line), label, "cards"))
+            problems.append(Problem(_("copies must be a whole number ≥ 1, got {value}").format(value=shown), Location(path, line), label, "cards"))
             continue
         if count > MAX_COPIES:
             # Before the game's own limit: a deck of 10⁹ copies must not be expanded to check it.
-            problems.append(Problem(f"{count:,} copies; cardpress refuses more than {MAX_COPIES:,} of one card",
+            problems.append(Problem(_("{count:,} copies; cardpress refuses more than {limit:,} of one card").format(
+                count=count, limit=MAX_COPIES),
                                     Location(path, line), label, "cards"))
             continue
         entries.append((str(card_id), count))
-    total = sum(n for _, n in entries)
+    total = sum(n for _id, n in entries)
     if total > MAX_DECK_CARDS:
-        problems.append(Problem(f"the deck has {total:,} cards; cardpress refuses more than {MAX_DECK_CARDS:,}",
+        problems.append(Problem(_("the deck has {count:,} cards; cardpress refuses more than {limit:,}").format(
+            count=total, limit=MAX_DECK_CARDS),
                                 Location(path, line_of(raw, "cards")), field="cards"))
     if problems:
         raise DataError(problems)
@@ -116,7 +122,6 @@ def find_deck(game: GameDefinition, deck: str | Path) -> Path:
 def user_deck(game: GameDefinition, deck: str | Path) -> Path:
     """The deck file a user named (``find_deck``), checked to be a regular file: the user's own
     choice may live anywhere, but a FIFO would hang the read. Raises ``DataError`` naming it."""
-    from .errors import DataError, Location, Problem
     from .paths import UnsafePath, check_regular
 
     path = find_deck(game, deck)
@@ -125,14 +130,16 @@ def user_deck(game: GameDefinition, deck: str | Path) -> Path:
     except UnsafePath as exc:
         raise DataError(Problem(str(exc), Location(path))) from None
     if not path.is_file():
-        raise DataError(Problem(f"deck file not found ({deck_names(game)})", Location(path)))
+        raise DataError(Problem(_("deck file not found ({decks})").format(decks=deck_names(game)), Location(path)))
     return path
 
 
 def deck_names(game: GameDefinition) -> str:
     """The game's own decks by name, for an error message (or a note that it has none)."""
     names = [file.stem for file in deck_files(game)]
-    return f"the game's decks: {', '.join(names)}" if names else "the game has no decks/ folder of its own"
+    if not names:
+        return _("the game has no decks/ folder of its own")
+    return _("the game's decks: {names}").format(names=_(", ").join(names))
 
 
 def _matches(card: Card, where: Mapping[str, object]) -> bool:
@@ -156,7 +163,7 @@ def check_deck(game: GameDefinition, cards: list[Card] | Mapping[str, Card], dec
     for card_id, count in deck.entries:
         card = by_id.get(card_id)
         if card is None:
-            problems.append(Problem(UNKNOWN_CARD, at(card_id), card_id, "cards"))
+            problems.append(Problem(tr(UNKNOWN_CARD), at(card_id), card_id, "cards", rule="unknown-card"))
             continue
         resolved.append((card, count))
 
@@ -167,23 +174,27 @@ def check_deck(game: GameDefinition, cards: list[Card] | Mapping[str, Card], dec
         key = card.name if rules.copies_by == "name" else card.id
         limit = rules.type_max_copies.get(card.type, rules.max_copies)
         if same[key] > limit:
-            scope = f"cards named {card.name!r}" if rules.copies_by == "name" else "copies"
-            problems.append(
-                Problem(f"{same[key]} {scope}; at most {limit} allowed for a {game.card_types[card.type].name} card",
-                        at(card.id), card.id, "cards")
-            )
+            if rules.copies_by == "name":
+                text = _("{count} cards named {name!r}; at most {limit} allowed for a {type} card")
+            else:
+                text = _("{count} copies; at most {limit} allowed for a {type} card")
+            text = text.format(count=same[key], name=card.name, limit=limit, type=game.card_types[card.type].name)
+            problems.append(Problem(text, at(card.id), card.id, "cards", rule="copies"))
             same[key] = -10**9  # report each name once
 
     size = deck.size
     if not rules.min_size <= size <= rules.max_size:
         allowed = str(rules.min_size) if rules.min_size == rules.max_size else f"{rules.min_size}–{rules.max_size}"
-        problems.append(Problem(f"deck has {size} cards; {allowed} required", at()))
+        problems.append(Problem(_("deck has {size} cards; {allowed} required").format(size=size, allowed=allowed),
+                                at(), rule="size"))
 
-    for req in rules.requirements:
+    for index, req in enumerate(rules.requirements):
         n = sum(count for card, count in resolved if card.type == req.type and _matches(card, req.where))
         if n < req.min or (req.max is not None and n > req.max):
-            allowed = f"{req.min}" if req.max == req.min else f"{req.min}–{req.max}" if req.max is not None else f"at least {req.min}"
-            problems.append(Problem(f"deck has {n} {req.label} card(s); {allowed} required", at()))
+            allowed = (f"{req.min}" if req.max == req.min else f"{req.min}–{req.max}" if req.max is not None
+                       else _("at least {min}").format(min=req.min))
+            problems.append(Problem(_("deck has {count} {label} card(s); {allowed} required").format(
+                count=n, label=req.label, allowed=allowed), at(), rule=f"requirement:{index}"))
     problems.extend(_affiliation_problems(game, resolved, at))
     return problems
 
@@ -192,15 +203,17 @@ def _affiliation_problems(game: GameDefinition, resolved: list[tuple[Card, int]]
     rule = game.deck.affiliation
     if rule is None:
         return []
-    leaders = [card for card, _ in resolved if card.type == rule.leader_type]
+    leaders = [card for card, _n in resolved if card.type == rule.leader_type]
     if not leaders:
         return []  # a missing leader is already reported by the type requirements
     allowed = {leader.get(rule.field) for leader in leaders} | set(rule.always)
     leader_names = "、".join(leader.name for leader in leaders)
     label = game.card_types[rule.leader_type].fields[rule.field].label
     return [
-        Problem(f"{label} {card.get(rule.field)!r} is not allowed with {leader_names} "
-                f"(allowed: {', '.join(sorted(map(str, allowed)))})", at(card.id), card.id, "cards")
-        for card, _ in resolved
+        Problem(_("{label} {value!r} is not allowed with {leaders} (allowed: {allowed})").format(
+                    label=label, value=card.get(rule.field), leaders=leader_names,
+                    allowed=_(", ").join(sorted(map(str, allowed)))),
+                at(card.id), card.id, "cards", rule="affiliation")
+        for card, _n in resolved
         if card.type != rule.leader_type and card.get(rule.field) not in allowed
     ]

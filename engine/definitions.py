@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
 from .errors import DataError, Location, Problem
+from .i18n import N_, _, language
+from .i18n import _ as tr
 from .games import numbers_models
 from .model import CHECKED_RECORDS, AfterValidator, Field, Model, NotChecked, ValidationError, model_validator
 from .limits import MAX_CARD_MM, MIN_CARD_MM
@@ -39,8 +41,8 @@ SLUG = re.compile(r"^[^\W][\w-]{0,63}$")
 
 def _slug(value: str) -> str:
     if not SLUG.fullmatch(value):
-        raise ValueError(f"{value[:80]!r} is not allowed: use 1–64 letters, digits, '-' or '_' "
-                         "(it names output files), not starting with '-' or '.'")
+        raise ValueError(_("{value!r} is not allowed: use 1–64 letters, digits, '-' or '_' "
+                           "(it names output files), not starting with '-' or '.'").format(value=value[:80]))
     return value
 
 
@@ -49,7 +51,8 @@ Slug = Annotated[str, AfterValidator(_slug)]
 
 def _card_mm(value: float) -> float:
     if not math.isfinite(value) or not MIN_CARD_MM <= value <= MAX_CARD_MM:
-        raise ValueError(f"a card side is {MIN_CARD_MM:g}–{MAX_CARD_MM:g} mm, got {value!r}")
+        raise ValueError(_("a card side is {min:g}–{max:g} mm, got {value!r}").format(
+            min=MIN_CARD_MM, max=MAX_CARD_MM, value=value))
     return value
 
 
@@ -89,14 +92,14 @@ class FieldSpec(_Model):
     @model_validator(mode="after")
     def _check(self) -> "FieldSpec":
         if self.kind == "enum" and not self.values:
-            raise ValueError("an enum field needs 'values'")
+            raise ValueError(_("an enum field needs 'values'"))
         if self.kind != "enum" and self.values:
-            raise ValueError("'values' is only for enum fields")
+            raise ValueError(_("'values' is only for enum fields"))
         unknown = set(self.labels) - set(self.values)
         if unknown:
-            raise ValueError(f"'labels' names values the field does not have: {sorted(unknown)}")
+            raise ValueError(_("'labels' names values the field does not have: {values}").format(values=sorted(unknown)))
         if self.min is not None and self.max is not None and self.min > self.max:
-            raise ValueError("min is greater than max")
+            raise ValueError(_("min is greater than max"))
         return self
 
 
@@ -157,7 +160,7 @@ class DeckRules(_Model):
     @model_validator(mode="after")
     def _check(self) -> "DeckRules":
         if self.min_size > self.max_size:
-            raise ValueError("min_size is greater than max_size")
+            raise ValueError(_("min_size is greater than max_size"))
         return self
 
 
@@ -227,7 +230,7 @@ def _source_url(value: str) -> str:
 
 def _source_name(value: str) -> str:
     if not value.strip() or len(value) > 64 or any(ord(c) < 32 for c in value):
-        raise ValueError("a source name is 1–64 characters on one line (e.g. units.csv)")
+        raise ValueError(_("a source name is 1–64 characters on one line (e.g. units.csv)"))
     return value
 
 
@@ -265,24 +268,27 @@ class GameDefinition(_Model):
     def _check(self) -> "GameDefinition":
         for key, limit in self.deck.type_max_copies.items():
             if key not in self.card_types:
-                raise ValueError(f"deck.type_max_copies names unknown card type {key!r}")
+                raise ValueError(_("deck.type_max_copies names unknown card type {type!r}").format(type=key))
         for req in self.deck.requirements:
             if req.type not in self.card_types:
-                raise ValueError(f"deck requirement {req.label!r} names unknown card type {req.type!r}")
+                raise ValueError(_("deck requirement {label!r} names unknown card type {type!r}").format(
+                    label=req.label, type=req.type))
             fields = self.card_types[req.type].fields
             for key in req.where:
                 if key not in fields:
-                    raise ValueError(f"deck requirement {req.label!r} filters on unknown field {key!r}")
+                    raise ValueError(_("deck requirement {label!r} filters on unknown field {field!r}").format(
+                        label=req.label, field=key))
         aff = self.deck.affiliation
         if aff is not None:
             if aff.leader_type not in self.card_types:
-                raise ValueError(f"deck.affiliation names unknown card type {aff.leader_type!r}")
+                raise ValueError(_("deck.affiliation names unknown card type {type!r}").format(type=aff.leader_type))
             if aff.field not in self.card_types[aff.leader_type].fields:
-                raise ValueError(f"deck.affiliation names unknown field {aff.field!r}")
+                raise ValueError(_("deck.affiliation names unknown field {field!r}").format(field=aff.field))
         for type_id, ctype in self.card_types.items():
             clash = set(ctype.fields) & set(COMMON_FIELDS)
             if clash:
-                raise ValueError(f"card type {type_id!r} redefines common field(s) {sorted(clash)}")
+                raise ValueError(_("card type {type!r} redefines common field(s) {fields}").format(
+                    type=type_id, fields=sorted(clash)))
         return self
 
     # Convenience lookups used by the tracker and the renderer.
@@ -324,9 +330,55 @@ def _pydantic_problems(exc: ValidationError, raw: Any, path: Path) -> list[Probl
                 node, names = node[key], names + [str(key)]
             elif n == len(loc) - 1 and not str(key).startswith("function-"):
                 names.append(str(key))
-        msg = err["msg"].removeprefix("Value error, ")
-        problems.append(Problem(msg, Location(path, line), field=".".join(names) or None))
+        problems.append(Problem(_pydantic_message(err), Location(path, line), field=".".join(names) or None))
     return problems
+
+
+#: pydantic's commonest error types in cardpress's words (``ctx`` fills the placeholders). In
+#: English pydantic's own message is kept as it is; in another language this table is used
+#: (``tr(message)``: every value is N_-marked).
+_PYDANTIC_MESSAGES = {
+    "missing": N_("missing required field"),
+    "extra_forbidden": N_("unknown field: not allowed here"),
+    "int_parsing": N_("expected a whole number"),
+    "int_type": N_("expected a whole number"),
+    "int_from_float": N_("expected a whole number, not a number with a fractional part"),
+    "float_parsing": N_("expected a number"),
+    "float_type": N_("expected a number"),
+    "finite_number": N_("expected a finite number"),
+    "string_type": N_("expected text"),
+    "bool_parsing": N_("expected true or false"),
+    "bool_type": N_("expected true or false"),
+    "dict_type": N_("expected a mapping (key: value)"),
+    "model_type": N_("expected a mapping (key: value)"),
+    "model_attributes_type": N_("expected a mapping (key: value)"),
+    "list_type": N_("expected a list"),
+    "tuple_type": N_("expected a list"),
+    "literal_error": N_("expected one of: {expected}"),
+    "enum": N_("expected one of: {expected}"),
+    "greater_than_equal": N_("must be at least {ge}"),
+    "greater_than": N_("must be greater than {gt}"),
+    "less_than_equal": N_("must be at most {le}"),
+    "less_than": N_("must be less than {lt}"),
+}
+
+
+def _pydantic_message(err: dict) -> str:
+    """The message of one pydantic error: a validator's own text (already in the user's
+    language), pydantic's message in English, else the table's wording."""
+    msg = err["msg"]
+    if err["type"] == "value_error":
+        return msg.removeprefix("Value error, ")
+    mapped = _PYDANTIC_MESSAGES.get(err["type"])
+    if mapped is None or language() == "en":
+        return msg
+    ctx = dict(err.get("ctx") or {})
+    if "expected" in ctx:  # pydantic writes "'a', 'b' or 'c'"
+        ctx["expected"] = str(ctx["expected"]).replace(" or ", _(", "))
+    try:
+        return tr(mapped).format(**ctx)
+    except (KeyError, IndexError, ValueError):
+        return msg
 
 
 def parse_game(raw: Any, path: Path) -> GameDefinition:
@@ -334,7 +386,7 @@ def parse_game(raw: Any, path: Path) -> GameDefinition:
     if CHECKED_RECORDS:
         raise NotChecked(f"{path} needs validating")
     if not isinstance(raw, dict):
-        raise DataError(Problem("game.yaml must be a mapping", Location(path, 1)))
+        raise DataError(Problem(_("game.yaml must be a mapping"), Location(path, 1)))
     try:
         game = GameDefinition.model_validate(dict(raw))
     except ValidationError as exc:

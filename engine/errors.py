@@ -6,8 +6,11 @@ card id and field. Library code collects problems and raises; it never prints or
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
+
+from .i18n import _
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,12 +22,12 @@ class Location:
     row: int | None = None
 
     def __str__(self) -> str:
-        parts = [str(self.file) if self.file else "<input>"]
+        text = str(self.file) if self.file else "<input>"
         if self.line is not None:
-            parts.append(f"line {self.line}")
+            text = _("{where}, line {line}").format(where=text, line=self.line)
         if self.row is not None:
-            parts.append(f"row {self.row}")
-        return ":".join(parts[:1]) + ("".join(f", {p}" for p in parts[1:]))
+            text = _("{where}, row {row}").format(where=text, row=self.row)
+        return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,14 +38,19 @@ class Problem:
     where: Location = Location()
     card: str | None = None
     field: str | None = None
+    #: Which rule found it (``"deck-size"``…), for code that sorts problems by rule: the message
+    #: is in the user's language, so it is no key. Not part of the problem's identity.
+    rule: str | None = dataclasses.field(default=None, compare=False)
 
     def __str__(self) -> str:
-        bits = [str(self.where)]
+        # Each connective is its own message: Chinese joins them with its own punctuation
+        # ("文件，第 3 行：卡牌 'x'，字段 'y'：…").
+        text = str(self.where)
         if self.card:
-            bits.append(f"card {self.card!r}")
+            text = _("{where}, card {card!r}").format(where=text, card=self.card)
         if self.field:
-            bits.append(f"field {self.field!r}")
-        return f"{', '.join(bits)}: {self.message}"
+            text = _("{where}, field {field!r}").format(where=text, field=self.field)
+        return _("{where}: {message}").format(where=text, message=self.message)
 
 
 class CardpressError(Exception):
@@ -59,7 +67,7 @@ class DataError(CardpressError):
     def _text(self) -> str:
         if len(self.problems) == 1:
             return str(self.problems[0])
-        lines = [f"{len(self.problems)} problems:"]
+        lines = [_("{count} problems:").format(count=len(self.problems))]
         lines += [f"  - {p}" for p in self.problems]
         return "\n".join(lines)
 

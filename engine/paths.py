@@ -10,6 +10,14 @@ from pathlib import Path
 from typing import Sequence
 
 from .errors import CardpressError, GameNotFound
+from .i18n import N_, _
+from .i18n import _ as tr
+
+#: What a checked file is, as callers name it (``what=``): each is a message, translated where a
+#: problem names it (``tr(what)``: every value callers pass is one of these).
+FILE_KINDS = (N_("file"), N_("CSV file"), N_("XLSX file"), N_("YAML file"), N_("art file"), N_("card file"),
+              N_("deck file"), N_("game definition"), N_("game log"), N_("glossary"), N_("image"),
+              N_("output file"), N_("style file"), N_("template"), N_("templates folder"))
 
 _REPO = Path(__file__).resolve().parent.parent
 
@@ -55,9 +63,10 @@ def resolve_game_dir(game: str | Path) -> Path:
     shipped = card_data_root() / str(game)
     if "/" not in str(game) and (shipped / "game.yaml").is_file():
         return shipped
-    known = ", ".join(shipped_games()) or "none"
+    known = _(", ").join(shipped_games()) or _("none")
     raise GameNotFound(
-        f"no game {str(game)!r}: not a shipped game id ({known}) and not a folder with a game.yaml"
+        _("no game {game!r}: not a shipped game id ({known}) and not a folder with a game.yaml").format(
+            game=str(game), known=known)
     )
 
 
@@ -84,8 +93,9 @@ def confine(path: Path, roots: Sequence[Path], what: str = "file") -> Path:
         if resolved == real_root or real_root in resolved.parents:
             return resolved
     shown = ", ".join(str(r) for r in roots)
-    raise UnsafePath(f"{what} {str(path)!r} is outside the game folder ({shown}); "
-                     f"use a path relative to the folder, without '..' that leaves it")
+    raise UnsafePath(_("{what} {path!r} is outside the game folder ({roots}); "
+                       "use a path relative to the folder, without '..' that leaves it").format(
+                         what=tr(what), path=str(path), roots=shown))
 
 
 def check_regular(path: Path, what: str = "file") -> None:
@@ -96,8 +106,8 @@ def check_regular(path: Path, what: str = "file") -> None:
     except OSError:
         return
     if not stat.S_ISREG(mode):
-        raise UnsafePath(f"{what} {str(path)!r} is not a regular file (a folder, device, FIFO or socket); "
-                         "cardpress refuses to read it")
+        raise UnsafePath(_("{what} {path!r} is not a regular file (a folder, device, FIFO or socket); "
+                           "cardpress refuses to read it").format(what=tr(what), path=str(path)))
 
 
 def read_bounded(path: Path, limit: int, what: str = "file") -> bytes:
@@ -114,7 +124,8 @@ def read_bounded(path: Path, limit: int, what: str = "file") -> bytes:
 
 
 def _too_large(path: Path, limit: int, what: str) -> UnsafePath:
-    return UnsafePath(f"{what} {str(path)!r} is larger than {_size(limit)}; cardpress refuses files this large")
+    return UnsafePath(_("{what} {path!r} is larger than {size}; cardpress refuses files this large").format(
+        what=tr(what), path=str(path), size=_size(limit)))
 
 
 def _size(n: int) -> str:
@@ -122,7 +133,7 @@ def _size(n: int) -> str:
     for unit, scale in (("MB", 1024 * 1024), ("KB", 1024)):
         if n >= scale:
             return f"{n / scale:g} {unit}"
-    return f"{n} bytes"
+    return _("{n} bytes").format(n=n)
 
 
 # ---------------------------------------------------------------------------- per-user data

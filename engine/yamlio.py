@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import DataError, Location, Problem
+from .i18n import _
 from .limits import MAX_TEXT_FILE_BYTES
 from .paths import UnsafePath, read_bounded
 
@@ -54,15 +55,15 @@ def read_text(path: Path, what: str = "file") -> str:
     try:
         data = read_bounded(path, MAX_TEXT_FILE_BYTES, what)
     except OSError as exc:
-        raise DataError(Problem(f"cannot read: {exc.strerror or exc}", where)) from None
+        raise DataError(Problem(_("cannot read: {reason}").format(reason=exc.strerror or exc), where)) from None
     except UnsafePath as exc:  # a folder, FIFO or device, or too large
         raise DataError(Problem(str(exc), where)) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise DataError(Problem(f"not UTF-8 text (byte {exc.start + 1}: {exc.reason}); save the file as UTF-8",
-                                Location(path, line))) from None
+        raise DataError(Problem(_("not UTF-8 text (byte {byte}: {reason}); save the file as UTF-8").format(
+            byte=exc.start + 1, reason=exc.reason), Location(path, line))) from None
 
 
 def load_yaml(path: Path) -> Any:

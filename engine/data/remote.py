@@ -45,6 +45,7 @@ from email.utils import formatdate
 from pathlib import Path
 from typing import Callable, Iterator
 
+from ..i18n import _
 from ..paths import remove_leftovers
 
 #: The largest card sheet cardpress downloads (a 600-card sheet is well under 1 MB).
@@ -80,23 +81,24 @@ class Fetched:
 def url_problem(url: str) -> str | None:
     """Why ``url`` may not be a card source, or None (used when ``game.yaml`` is read)."""
     if len(url) > MAX_URL_CHARS:
-        return f"a URL of at most {MAX_URL_CHARS} characters, got {len(url):,}"
+        return _("a URL of at most {limit} characters, got {count:,}").format(limit=MAX_URL_CHARS, count=len(url))
     if any(c.isspace() or ord(c) < 32 for c in url):
-        return "a URL cannot contain spaces or control characters"
+        return _("a URL cannot contain spaces or control characters")
     try:
         parts = urllib.parse.urlsplit(url)
     except ValueError as exc:
-        return f"not a URL ({exc})"
+        return _("not a URL ({reason})").format(reason=exc)
     if parts.scheme.lower() not in SCHEMES:
-        shown = f"{parts.scheme}:" if parts.scheme else "no scheme"
-        return f"only http:// and https:// URLs can be card sources, not {shown} ({url[:80]})"
+        shown = f"{parts.scheme}:" if parts.scheme else _("no scheme")
+        return _("only http:// and https:// URLs can be card sources, not {scheme} ({url})").format(
+            scheme=shown, url=url[:80])
     try:
         host = parts.hostname
         parts.port  # noqa: B018 - raises ValueError for a port that is not a number
     except ValueError as exc:
-        return f"not a URL ({exc})"
+        return _("not a URL ({reason})").format(reason=exc)
     if not host:
-        return f"the URL names no host ({url[:80]})"
+        return _("the URL names no host ({url})").format(url=url[:80])
     return None
 
 
@@ -229,12 +231,12 @@ def age_text(seconds: float) -> str:
     """``just now``, ``5 min``, ``3 h``, ``2 days`` ago, as a person says it."""
     seconds = max(0.0, seconds)
     if seconds < 60:
-        return "just now"
+        return _("just now")
     if seconds < 3600:
-        return f"{int(seconds // 60)} min ago"
+        return _("{minutes} min ago").format(minutes=int(seconds // 60))
     if seconds < 2 * 86400:
-        return f"{int(seconds // 3600)} h ago"
-    return f"{int(seconds // 86400)} days ago"
+        return _("{hours} h ago").format(hours=int(seconds // 3600))
+    return _("{days} days ago").format(days=int(seconds // 86400))
 
 
 # ---------------------------------------------------------------------------- fetching
@@ -252,7 +254,7 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, req, fp, code, msg, headers, newurl):
         scheme = urllib.parse.urlsplit(newurl).scheme.lower()
         if scheme not in SCHEMES:
-            raise _Refused(f"the server redirected to {newurl[:120]}, which is not http:// or https://")
+            raise _Refused(_("the server redirected to {url}, which is not http:// or https://").format(url=newurl[:120]))
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
@@ -297,12 +299,13 @@ def _download(url: str, meta: dict | None, timeout: float) -> tuple[int, bytes, 
     with response:
         length = response.headers.get("Content-Length")
         if length and length.strip().isdigit() and int(length) > MAX_SOURCE_BYTES:
-            raise _Refused(f"the server announces {int(length) / 1e6:,.1f} MB; cardpress downloads at most "
-                           f"{MAX_SOURCE_BYTES // (1024 * 1024)} MB for a card sheet")
+            raise _Refused(_("the server announces {size:,.1f} MB; cardpress downloads at most "
+                             "{limit} MB for a card sheet").format(size=int(length) / 1e6,
+                                                                  limit=MAX_SOURCE_BYTES // (1024 * 1024)))
         kind = (response.headers.get_content_type() or "").lower()
         if kind in ("text/html", "application/xhtml+xml"):
-            raise _Refused("the server sent a web page (HTML), not CSV: is the sheet published to the web "
-                           "as CSV (File → Share → Publish to web → CSV)?")
+            raise _Refused(_("the server sent a web page (HTML), not CSV: is the sheet published to the web "
+                             "as CSV (File → Share → Publish to web → CSV)?"))
         chunks, size = [], 0
         while True:
             if time.monotonic() > deadline:
@@ -312,8 +315,8 @@ def _download(url: str, meta: dict | None, timeout: float) -> tuple[int, bytes, 
                 break
             size += len(chunk)
             if size > MAX_SOURCE_BYTES:
-                raise _Refused(f"the sheet is larger than {MAX_SOURCE_BYTES // (1024 * 1024)} MB; "
-                               "cardpress refuses card sheets this large")
+                raise _Refused(_("the sheet is larger than {limit} MB; "
+                                 "cardpress refuses card sheets this large").format(limit=MAX_SOURCE_BYTES // (1024 * 1024)))
             chunks.append(chunk)
         if time.monotonic() > deadline:
             raise _Timeout()
@@ -334,9 +337,9 @@ def fetch_source(url: str, name: str | None = None) -> Fetched:
     cached = _read_cache(url)
     if offline():
         if cached is None:
-            raise FetchError("offline (CARDPRESS_OFFLINE or --offline) and no copy of it in the cache yet; "
-                             "run once online")
-        return _stand_in(url, shown, cached, "offline", "--offline or CARDPRESS_OFFLINE: nothing fetched")
+            raise FetchError(_("offline (CARDPRESS_OFFLINE or --offline) and no copy of it in the cache yet; "
+                               "run once online"))
+        return _stand_in(url, shown, cached, _("offline"), _("--offline or CARDPRESS_OFFLINE: nothing fetched"))
     timeout = timeout_seconds()
     try:
         status, data, headers = _download(url, cached[1] if cached else None, timeout)
@@ -346,45 +349,46 @@ def fetch_source(url: str, name: str | None = None) -> Fetched:
         reason = f"HTTP {exc.code} {exc.reason or ''}".strip()
         exc.close()
         if cached is not None and (exc.code >= 500 or exc.code in (408, 429)):
-            return _stand_in(url, shown, cached, "server error", f"the server answered {reason}")
-        raise FetchError(f"the server answered {reason}") from None
+            return _stand_in(url, shown, cached, _("server error"), _("the server answered {reason}").format(reason=reason))
+        raise FetchError(_("the server answered {reason}").format(reason=reason)) from None
     except (_Timeout, TimeoutError, socket.timeout):
-        return _failed(url, shown, cached, f"timeout after {timeout:g} s")
+        return _failed(url, shown, cached, _("timeout after {seconds:g} s").format(seconds=timeout))
     except urllib.error.URLError as exc:
         why = exc.reason
         if isinstance(why, (TimeoutError, socket.timeout)):
-            return _failed(url, shown, cached, f"timeout after {timeout:g} s")
+            return _failed(url, shown, cached, _("timeout after {seconds:g} s").format(seconds=timeout))
         text = getattr(why, "strerror", None) or str(why)
-        return _failed(url, shown, cached, f"cannot connect ({text})")
+        return _failed(url, shown, cached, _("cannot connect ({reason})").format(reason=text))
     except (OSError, ValueError, http.client.HTTPException) as exc:  # a connection cut mid-answer
-        return _failed(url, shown, cached, f"the download failed ({exc or type(exc).__name__})")
+        return _failed(url, shown, cached, _("the download failed ({reason})").format(reason=exc or type(exc).__name__))
     now = time.time()
     if status == 304 and cached is not None:
         _touch(url, cached[1], now)
         return Fetched(cached[0])
     if status == 304:
-        raise FetchError("the server answered 304 Not Modified to a request without a cached copy")
+        raise FetchError(_("the server answered 304 Not Modified to a request without a cached copy"))
     if _looks_like_html(data):
-        raise FetchError("the server sent a web page (HTML), not CSV: is the sheet published to the web as CSV?")
+        raise FetchError(_("the server sent a web page (HTML), not CSV: is the sheet published to the web as CSV?"))
     _store(url, data, headers, now)
     return Fetched(data)
 
 
 def _age(meta: dict) -> str:
     fetched = meta.get("fetched_at")
-    return age_text(time.time() - fetched) if isinstance(fetched, (int, float)) else "some time ago"
+    return age_text(time.time() - fetched) if isinstance(fetched, (int, float)) else _("some time ago")
 
 
 def _stand_in(url: str, shown: str, cached: tuple[bytes, dict], lead: str, why: str) -> Fetched:
     """``offline: using the copy of units.csv fetched 3 h ago (https://…: timeout after 10 s)``."""
-    source = f"{url}: {why}" if shown != url else why
-    return Fetched(cached[0], f"{lead}: using the copy of {shown} fetched {_age(cached[1])} ({source})")
+    source = _("{url}: {reason}").format(url=url, reason=why) if shown != url else why
+    return Fetched(cached[0], _("{lead}: using the copy of {name} fetched {age} ({reason})").format(
+        lead=lead, name=shown, age=_age(cached[1]), reason=source))
 
 
 def _failed(url: str, shown: str, cached: tuple[bytes, dict] | None, why: str) -> Fetched:
     if cached is None:
-        raise FetchError(f"{why}, and there is no cached copy to use")
-    return _stand_in(url, shown, cached, "offline", why)
+        raise FetchError(_("{reason}, and there is no cached copy to use").format(reason=why))
+    return _stand_in(url, shown, cached, _("offline"), why)
 
 
 def fetch(url: str, name: str | None = None) -> bytes:

@@ -29,9 +29,11 @@ from typing import Any
 
 from ..definitions import GameDefinition
 from ..errors import DataError, Location, Problem
+from ..i18n import N_, _
+from ..i18n import _ as tr
 
 UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
-_SAVE_AS = "save the file as UTF-8 (Excel: 'CSV UTF-8')"
+_SAVE_AS = N_("save the file as UTF-8 (Excel: 'CSV UTF-8')")  # shown as tr(_SAVE_AS)
 
 
 def _line_at(data: bytes, offset: int) -> int:
@@ -51,8 +53,9 @@ def _undecodable(path: Path, data: bytes) -> DataError:
         if len(bad) == 2:
             offset = start + min(bad)
             return DataError(Problem(
-                f"not UTF-8 or GB18030/GBK text: byte {offset + 1} (0x{data[offset]:02x}) of the file (on this line) "
-                f"cannot be read in either; {_SAVE_AS}", Location(path, _line_at(data, offset))))
+                _("not UTF-8 or GB18030/GBK text: byte {byte} (0x{value:02x}) of the file (on this line) "
+                  "cannot be read in either; {advice}").format(byte=offset + 1, value=data[offset], advice=tr(_SAVE_AS)),
+                Location(path, _line_at(data, offset))))
         start += len(raw) + 1
     # Every line reads in one encoding or the other, but not the file as a whole: mixed text.
     try:
@@ -62,8 +65,8 @@ def _undecodable(path: Path, data: bytes) -> DataError:
     else:  # unreachable: the caller found the file undecodable as UTF-8
         offset = 0
     return DataError(Problem(
-        f"the file mixes encodings: byte {offset + 1} of the file (on this line) is not UTF-8 although the text before it "
-        f"is; {_SAVE_AS}", Location(path, _line_at(data, offset))))
+        _("the file mixes encodings: byte {byte} of the file (on this line) is not UTF-8 although the text before it "
+          "is; {advice}").format(byte=offset + 1, advice=tr(_SAVE_AS)), Location(path, _line_at(data, offset))))
 
 
 def decode_csv(path: Path, data: bytes) -> tuple[str, str]:
@@ -77,15 +80,18 @@ def decode_csv(path: Path, data: bytes) -> tuple[str, str]:
             return data.decode("utf-16"), "utf-16"
         except UnicodeDecodeError as exc:
             line = data[:exc.start].decode("utf-16", "replace").count("\n") + 1
-            raise DataError(Problem(f"not UTF-16 text although it starts with a UTF-16 mark: byte {exc.start + 1} "
-                                    f"({exc.reason}); {_SAVE_AS}", Location(path, line))) from None
+            raise DataError(Problem(_("not UTF-16 text although it starts with a UTF-16 mark: byte {byte} "
+                                      "({reason}); {advice}").format(byte=exc.start + 1, reason=exc.reason,
+                                                                     advice=tr(_SAVE_AS)), Location(path, line))) from None
     if data.startswith(codecs.BOM_UTF8):
         try:
             return data[len(codecs.BOM_UTF8):].decode("utf-8"), "utf-8-sig"
         except UnicodeDecodeError as exc:
             offset = exc.start + len(codecs.BOM_UTF8)
-            raise DataError(Problem(f"not UTF-8 text although it starts with a UTF-8 mark: byte {offset + 1} "
-                                    f"({exc.reason}); {_SAVE_AS}", Location(path, _line_at(data, offset)))) from None
+            raise DataError(Problem(_("not UTF-8 text although it starts with a UTF-8 mark: byte {byte} "
+                                      "({reason}); {advice}").format(byte=offset + 1, reason=exc.reason,
+                                                                     advice=tr(_SAVE_AS)),
+                                    Location(path, _line_at(data, offset)))) from None
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
@@ -132,8 +138,8 @@ class HeaderMap:
         if owners and len(owners) == 1:
             return owners[0]
         if owners:
-            raise ValueError(f"{text!r} is the label of several fields ({', '.join(owners)}): "
-                             "write the field id as the column header")
+            raise ValueError(_("{header!r} is the label of several fields ({fields}): "
+                               "write the field id as the column header").format(header=text, fields=_(", ").join(owners)))
         import difflib  # only for a header that is wrong
 
         known = [*self.ids, *(label for label, o in self.labels.items() if len(o) == 1)]
@@ -141,12 +147,13 @@ class HeaderMap:
         if close:
             guess = close[0]
             shown = f"{guess!r}" if guess in self.ids else f"{guess!r} ({self.resolve(guess)})"
-            return self._unknown(text, f"did you mean {shown}?")
-        return self._unknown(text, f"the fields are: {', '.join(self.ids)}")
+            return self._unknown(text, _("did you mean {guess}?").format(guess=shown))
+        return self._unknown(text, _("the fields are: {fields}").format(fields=_(", ").join(self.ids)))
 
     @staticmethod
     def _unknown(text: str, hint: str) -> str:
-        raise ValueError(f"unknown column {text[:64]!r}: not a field id or label of this game; {hint}")
+        raise ValueError(_("unknown column {header!r}: not a field id or label of this game; {hint}").format(
+            header=text[:64], hint=hint))
 
     def map_header(self, path: Path, header: list[Any]) -> list[str]:
         """Field id per column ('' for a blank header cell); ``DataError`` with every problem:
@@ -162,20 +169,25 @@ class HeaderMap:
             try:
                 field_id = self.resolve(text)
             except ValueError as exc:
-                problems.append(Problem(f"column {column}: {exc}", Location(path, row=1)))
+                problems.append(Problem(_("column {column}: {reason}").format(column=column, reason=exc),
+                                        Location(path, row=1)))
                 names.append("")
                 continue
             if field_id in first:
                 problems.append(Problem(
-                    f"columns {first[field_id]} ({str(header[first[field_id] - 1]).strip()!r}) and {column} "
-                    f"({text!r}) both mean field {field_id!r}: keep one", Location(path, row=1)))
+                    _("columns {first} ({first_header!r}) and {column} ({header!r}) both mean field {field!r}: "
+                      "keep one").format(first=first[field_id], first_header=str(header[first[field_id] - 1]).strip(),
+                                         column=column, header=text, field=field_id), Location(path, row=1)))
             else:
                 first[field_id] = column
             names.append(field_id)
         if not problems and "id" not in first:
             label = self.label_for("id")
-            also = f" (or its label {label!r})" if label != "id" else ""
-            problems.append(Problem(f"header row has no 'id' column{also}", Location(path, row=1)))
+            if label != "id":
+                text = _("header row has no 'id' column (or its label {label!r})").format(label=label)
+            else:
+                text = _("header row has no 'id' column")
+            problems.append(Problem(text, Location(path, row=1)))
         if problems:
             raise DataError(problems)
         return names

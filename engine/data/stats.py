@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from engine.cards import Card
-from engine.decks import UNKNOWN_CARD, Deck, check_deck
+from engine.decks import Deck, check_deck
 from engine.definitions import GameDefinition
 from engine.errors import Problem
 
@@ -171,13 +171,13 @@ def _rules(game: GameDefinition, deck: Deck, resolved: list[tuple[Card, int]],
         return mine
 
     checks = []
-    unknown = take(lambda p: p.message == UNKNOWN_CARD)
+    unknown = take(lambda p: p.rule == "unknown-card")
     if unknown:
         checks.append(RuleCheck("卡牌存在", "全部", f"{len(unknown)} 张未知：{'、'.join(p.card or '' for p in unknown)}",
                                 unknown))
     size = deck.size
     checks.append(RuleCheck("卡组张数", _range(rules.min_size, rules.max_size), str(size),
-                            take(lambda p: p.card is None and p.message.startswith(f"deck has {size} cards;"))))
+                            take(lambda p: p.rule == "size")))
 
     same: Counter = Counter()
     for card, n in resolved:
@@ -186,20 +186,20 @@ def _rules(game: GameDefinition, deck: Deck, resolved: list[tuple[Card, int]],
     overrides = "，".join(f"{game.card_types[t].name} {n}" for t, n in rules.type_max_copies.items())
     allowed = f"每{'名' if rules.copies_by == 'name' else '张'}至多 {rules.max_copies}" + (f"（{overrides}）" if overrides else "")
     checks.append(RuleCheck("同名卡张数" if rules.copies_by == "name" else "同卡张数", allowed, f"最多 {most}",
-                            take(lambda p: p.card is not None and "at most" in p.message)))
+                            take(lambda p: p.rule == "copies")))
 
-    for req in rules.requirements:
+    for index, req in enumerate(rules.requirements):
         n = sum(c for card, c in resolved
                 if card.type == req.type and all(card.get(k) == v for k, v in req.where.items()))
         checks.append(RuleCheck(req.label, _range(req.min, req.max), str(n),
-                                take(lambda p, req=req: p.card is None and f" {req.label} card(s);" in p.message)))
+                                take(lambda p, index=index: p.rule == f"requirement:{index}")))
 
     aff = rules.affiliation
     if aff is not None:
         leaders = [card for card, _ in resolved if card.type == aff.leader_type]
         label = game.card_types[aff.leader_type].fields[aff.field].label
         allowed_values = sorted({str(leader.get(aff.field)) for leader in leaders} | set(aff.always))
-        wrong = take(lambda p: p.card is not None)
+        wrong = take(lambda p: p.rule == "affiliation")
         checks.append(RuleCheck(label, "、".join(allowed_values) if leaders else f"随{game.card_types[aff.leader_type].name}",
                                 f"{sum(c for card, c in resolved if card.id in {p.card for p in wrong})} 张不符",
                                 wrong))
