@@ -14,9 +14,11 @@ from engine import i18n
 
 REPO = Path(__file__).resolve().parent.parent
 SOURCES = [REPO / "engine", REPO / "pipeline"]
-#: Click's and Typer's own words a user of cardpress meets (their calls go through engine.i18n:
-#: pipeline.cli_lang).
-CLICK_WORDS = {"Usage:", "Missing argument {name!r}.", "No such option: {name}", "Error", "Aborted!"}
+#: Click's and Typer's own words a user of cardpress meets that no ``_()`` of ours names (their calls
+#: go through engine.i18n: pipeline.cli_lang). Typer's own Click (``typer._click``) writes its usage
+#: errors as f-strings, without gettext: those are matched by ``cli_lang.CLICK_MESSAGES`` (N_-marked
+#: there, so extracted like any message); these are the words Typer still passes to ``gettext``.
+CLICK_WORDS = {"Usage:", "Aborted!", "No such command {name!r}."}
 
 
 def _calls():
@@ -32,9 +34,11 @@ def _code_messages() -> dict[str, str]:
     """msgid → where it is used (file:line), from every ``_()``, ``N_()`` and ``ngettext()``."""
     found = {}
     for path, node in _calls():
-        for arg in node.args[: 2 if node.func.id == "ngettext" else 1]:
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                found.setdefault(arg.value, f"{path.relative_to(REPO)}:{node.lineno}")
+        # ngettext: the singular is the msgid (its Chinese has one form; the .po's msgid_plural
+        # is the English plural).
+        arg = node.args[0] if node.args else None
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            found.setdefault(arg.value, f"{path.relative_to(REPO)}:{node.lineno}")
     return found
 
 
@@ -48,8 +52,11 @@ def _help_messages() -> set[str]:
 
 
 def _fields(text: str) -> list[tuple[str, str, str]]:
-    return sorted((name, spec or "", conv or "") for _lit, name, spec, conv in string.Formatter().parse(text)
-                  if name is not None)
+    try:
+        return sorted((name, spec or "", conv or "") for _lit, name, spec, conv in string.Formatter().parse(text)
+                      if name is not None)
+    except ValueError:  # not a format string (a lone brace): its braces must match as they are
+        return [("braces", str(text.count("{")), str(text.count("}")))]
 
 
 def _catalogue() -> dict[str, str]:
