@@ -18,10 +18,13 @@ from typer.core import TyperGroup
 from typer.models import TyperInfo
 
 from engine.errors import CardpressError
+from engine.i18n import _, ngettext
 
 from .impose import PAPERS_MM
-from . import completion, rulebook_cli
+from . import cli_lang, completion, rulebook_cli
 from . import table_cli
+
+cli_lang.install()  # Click's and Typer's own words ("Missing argument") in the user's language
 
 TRACK_HELP = ("Track a live game at the table: turns, phases, resources, reminders, undo and a log that never "
               "loses a game.")
@@ -77,7 +80,7 @@ def _version(asked: bool) -> None:
         try:
             typer.echo(f"cardpress {version('cardpress')}")
         except PackageNotFoundError:  # run from a source tree that was never installed
-            typer.echo("cardpress (not installed: run `pip install -e .`)")
+            typer.echo(_("cardpress (not installed: run `pip install -e .`)"))
         raise typer.Exit()
 
 
@@ -117,7 +120,7 @@ GameArg = Annotated[str, typer.Argument(help="A shipped game id (backrooms, duel
 
 def fail(exc: CardpressError) -> None:
     """Print a library error the way every command does, then exit 1."""
-    typer.secho(f"error: {exc}", err=True, fg=typer.colors.RED)
+    typer.secho(_("error: {message}").format(message=exc), err=True, fg=typer.colors.RED)
     raise typer.Exit(1)
 
 
@@ -133,7 +136,7 @@ def reported() -> Iterator[None]:
         fail(exc)
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename else ""
-        typer.secho(f"error: {reason_of(exc)}{where}", err=True, fg=typer.colors.RED)
+        typer.secho(_("error: {message}").format(message=f"{reason_of(exc)}{where}"), err=True, fg=typer.colors.RED)
         raise typer.Exit(1) from None
 
 
@@ -177,7 +180,8 @@ def _paper(value: str) -> str:
     """The --paper option: a4 or letter, any case."""
     paper = value.lower()
     if paper not in PAPERS_MM:
-        raise typer.BadParameter(f"unknown paper {value!r}; use {' or '.join(PAPERS_MM)}", param_hint="--paper")
+        raise typer.BadParameter(_("unknown paper {paper!r}; use {papers}").format(
+            paper=value, papers=_(" or ").join(PAPERS_MM)), param_hint="--paper")
     return paper
 
 
@@ -185,17 +189,17 @@ def _parse_offset(value: str) -> tuple[float, float]:
     try:
         x, y = (float(v) for v in value.split(","))
     except ValueError:
-        raise typer.BadParameter("use X,Y in millimetres, e.g. 0.5,-1", param_hint="--back-offset") from None
+        raise typer.BadParameter(_("use X,Y in millimetres, e.g. 0.5,-1"), param_hint="--back-offset") from None
     if not (math.isfinite(x) and math.isfinite(y)):  # nan would print every back blank
-        raise typer.BadParameter(f"{value!r}: use two finite numbers of millimetres, e.g. 0.5,-1",
-                                 param_hint="--back-offset")
+        raise typer.BadParameter(_("{value!r}: use two finite numbers of millimetres, e.g. 0.5,-1").format(
+            value=value), param_hint="--back-offset")
     return x, y
 
 
 def _millimetres(value: float | None) -> float | None:
     """--margin, --bleed, --gutter: a finite, non-negative length (``nan`` passes float())."""
     if value is not None and (not math.isfinite(value) or value < 0):
-        raise typer.BadParameter(f"{value!r}: use a finite number of millimetres ≥ 0")
+        raise typer.BadParameter(_("{value!r}: use a finite number of millimetres ≥ 0").format(value=value))
     return value
 
 
@@ -226,6 +230,8 @@ def build(
                                                           show_default=False)] = None,
     offline: Annotated[bool, typer.Option("--offline", help="Read card sheets game.yaml lists by URL "
                                           "(card_sources) from the cache; fetch nothing.")] = False,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Lay out and paint every card, reusing nothing from "
+                                           "the last build (e.g. to time a build or rule out the cache).")] = False,
 ) -> None:
     """Build print-ready card sheets: DIR/cards-a4.pdf and DIR/cards-letter.pdf.
 
@@ -245,7 +251,11 @@ def build(
 
     Example: cardpress build ./my-game --offline   (card sheets by URL from the cache)
 
+    Example: cardpress build duel --no-cache   (paint every card afresh)
+
     Every build writes DIR/manifest.json, the digest of each printed face, for --changed-since.
+    A rebuild lays out and paints only the cards whose inputs changed; the others are reused
+    from the last build (--no-cache: none are).
     """
     from engine.data.remote import reporting
 
@@ -254,18 +264,24 @@ def build(
     papers = (_paper(paper),) if paper else tuple(PAPERS_MM)
     options = BuildOptions(papers=papers, out_dir=out, deck=deck, bleed_mm=bleed, margin_mm=margin, gutter_mm=gutter,
                            flip="short" if short_edge else "long", back_offset_mm=_parse_offset(back_offset),
-                           jobs=jobs, changed_since=changed_since)
-    with reporting(lambda text: typer.secho(f"notice: {text}", err=True, fg=typer.colors.YELLOW), offline), \
-            reported(), progress_bar() as progress:
+                           jobs=jobs, changed_since=changed_since, cache=not no_cache)
+    with reporting(_notice, offline), reported(), progress_bar() as progress:
         result = build_sheets(game, options, progress)
     if result.changes is not None:
-        typer.echo(f"since {changed_since}: {result.changes.describe()}")
+        typer.echo(_("since {earlier}: {changes}").format(earlier=changed_since, changes=result.changes.describe()))
         if not result.files:
-            typer.echo("nothing to print: no card is new or changed")
+            typer.echo(_("nothing to print: no card is new or changed"))
             return
-    typer.echo(f"{result.game.name}: {result.cards} cards ({result.distinct} distinct)")
+    typer.echo(_("{game}: {cards} cards ({distinct} distinct)").format(
+        game=result.game.name, cards=result.cards, distinct=result.distinct))
+    painted = ngettext("{n} face painted", "{n} faces painted", result.painted).format(n=result.painted)
+    typer.echo("  " + _("{painted}, {reused} reused from the last build").format(painted=painted, reused=result.reused))
     for f in result.files:
-        typer.echo(f"  {f.path}  {f.pages} pages — {f.layout.describe()}")
+        typer.echo(_("  {path}  {pages} pages — {layout}").format(path=f.path, pages=f.pages, layout=f.layout.describe()))
+
+
+def _notice(text: str) -> None:
+    typer.secho(_("notice: {message}").format(message=text), err=True, fg=typer.colors.YELLOW)
 
 
 @app.command(rich_help_panel="Production")
@@ -298,10 +314,12 @@ def images(
         result = write_images(prep, out or output_path(Path("dist"), prep.game.id), dpi, bleed, tts, progress)
     w, h = result.size_px
     folder = result.cards[0].parent
-    typer.echo(f"{prep.game.name}: {len(result.cards)} card images and {len(result.backs)} back(s), "
-               f"{w} × {h} px at {dpi} dpi, in {folder}")
+    typer.echo(_("{game}: {cards} card images and {backs} back(s), {width} × {height} px at {dpi} dpi, in {folder}")
+               .format(game=prep.game.name, cards=len(result.cards), backs=len(result.backs), width=w, height=h,
+                       dpi=dpi, folder=folder))
     if tts:
-        typer.echo(f"  Tabletop Simulator: {len(result.tts_sheets)} sheet(s) in {result.tts_sheets[0].parent}")
+        typer.echo(_("  Tabletop Simulator: {sheets} sheet(s) in {folder}").format(
+            sheets=len(result.tts_sheets), folder=result.tts_sheets[0].parent))
 
 
 @app.command(rich_help_panel="Production")
@@ -392,7 +410,8 @@ def calibrate(
     with reported():
         path = write_calibration(target, paper, margin, "short" if short_edge else "long",
                                  _parse_offset(back_offset))
-    typer.echo(f"{path}: print double-sided at actual size, then read the offset on the back's scales")
+    typer.echo(_("{path}: print double-sided at actual size, then read the offset on the back's scales").format(
+        path=path))
 
 
 @app.command(rich_help_panel="Production")
@@ -418,13 +437,13 @@ def check(game: GameArg,
     from engine.check import check_game
     from engine.data.remote import reporting
 
-    with reporting(lambda text: typer.secho(f"notice: {text}", err=True, fg=typer.colors.YELLOW), offline), \
-            reported():
+    with reporting(_notice, offline), reported():
         report = check_game(game)
     if report.problems:
         for p in report.problems:
             typer.secho(f"  {p}", err=True, fg=typer.colors.RED)
-        typer.secho(f"error: {len(report.problems)} problem(s) in {report.game.name}", err=True, fg=typer.colors.RED)
+        typer.secho(_("error: {message}").format(message=_("{count} problem(s) in {game}").format(
+            count=len(report.problems), game=report.game.name)), err=True, fg=typer.colors.RED)
         raise typer.Exit(1)
     if render:
         from .build import render_check
@@ -434,20 +453,21 @@ def check(game: GameArg,
         if errors:
             for e in errors:
                 typer.secho(f"  {e}", err=True, fg=typer.colors.RED)
-            typer.secho(f"error: {len(errors)} card(s) in {report.game.name} cannot be printed", err=True,
-                        fg=typer.colors.RED)
+            typer.secho(_("error: {message}").format(message=_("{count} card(s) in {game} cannot be printed").format(
+                count=len(errors), game=report.game.name)), err=True, fg=typer.colors.RED)
             raise typer.Exit(1)
     counts = {}
     for card in report.cards.values():
         counts[card.type] = counts.get(card.type, 0) + 1
     kinds = ", ".join(f"{ctype.name} {counts[t]}" for t, ctype in report.game.card_types.items() if t in counts)
-    typer.echo(f"{report.game.name}: {len(report.cards)} cards ({kinds}), {len(report.decks)} legal deck(s). All good.")
+    typer.echo(_("{game}: {cards} cards ({kinds}), {decks} legal deck(s). All good.").format(
+        game=report.game.name, cards=len(report.cards), kinds=kinds, decks=len(report.decks)))
     if report.decks:  # the next thing a designer wants of a deck: its shape
         import shlex
 
         deck_name = report.decks[0].path.stem if report.decks[0].path else report.decks[0].name
-        typer.echo(f"To see a deck's shape (cards by type, each field's spread, its rules): "
-                   f"cardpress deck {shlex.quote(str(game))} {shlex.quote(deck_name)}")
+        typer.echo(_("To see a deck's shape (cards by type, each field's spread, its rules): {command}").format(
+            command=f"cardpress deck {shlex.quote(str(game))} {shlex.quote(deck_name)}"))
 
 
 @app.command(rich_help_panel="Production")
@@ -476,7 +496,8 @@ def cards(game: GameArg,
         definition = load_game(game)
         all_cards = load_cards(definition)
         path = export_cards(definition, all_cards, out, headers="labels" if labels else "ids")
-    typer.echo(f"{len(all_cards)} cards of {definition.name} written to {path}")
+    typer.echo(_("{cards} cards of {game} written to {path}").format(cards=len(all_cards), game=definition.name,
+                                                                       path=path))
 
 
 @app.command(rich_help_panel="Production")
@@ -515,10 +536,10 @@ def deck(game: GameArg,
         picture = write_deck_picture(stats, out or output_path(Path("dist"), definition.id), path.stem)
     for line in summary_lines(stats):
         typer.echo(line)
-    typer.echo(f"pictures written: {picture.svg}, {picture.png}")
+    typer.echo(_("pictures written: {svg}, {png}").format(svg=picture.svg, png=picture.png))
     if not stats.legal:
-        typer.secho(f"error: the deck breaks {len(stats.problems)} rule(s) of {definition.name}", err=True,
-                    fg=typer.colors.RED)
+        typer.secho(_("error: {message}").format(message=_("the deck breaks {count} rule(s) of {game}").format(
+            count=len(stats.problems), game=definition.name)), err=True, fg=typer.colors.RED)
         raise typer.Exit(1)
 
 
@@ -556,7 +577,7 @@ def schema(game: GameArg,
         all_cards = load_cards(definition)
         folder = out if out is not None else default_folder(definition)
         paths = write_schemas(definition, all_cards, folder)
-    typer.echo(f"schemas of {definition.name} written to {folder}:")
+    typer.echo(_("schemas of {game} written to {folder}:").format(game=definition.name, folder=folder))
     for path in paths:
         typer.echo(f"  {path.name}")
 
@@ -578,8 +599,9 @@ def new(path: Annotated[Path, typer.Argument(help="Folder to create (must not ex
 
     with reported():
         folder = scaffold(path, name)
-    typer.echo(f"created {folder}\nnext: cardpress check {folder} && cardpress build {folder}"
-               f"\n      cardpress rulebook {folder}    # from templates/rulebook.md.j2 and glossary.yaml")
+    typer.echo(_("created {folder}\nnext: cardpress check {folder} && cardpress build {folder}\n"
+                 "      cardpress rulebook {folder}    # from templates/rulebook.md.j2 and glossary.yaml")
+               .format(folder=folder))
 
 
 @app.command(rich_help_panel="Setup")
@@ -591,7 +613,7 @@ def fonts() -> None:
     from .fonts import FAMILY, build_fonts
 
     with reported():
-        paths = build_fonts(progress=lambda label: typer.echo(f"building {label} …", err=True))
+        paths = build_fonts(progress=lambda label: typer.echo(_("building {font} …").format(font=label), err=True))
     typer.echo(f"{FAMILY}:")
     for p in paths:
         typer.echo(f"  {p}")
@@ -601,26 +623,34 @@ def main() -> None:
     """Entry point. Commands report their own errors; this is the last line of defence, so a
     user never sees a Python traceback, whatever goes wrong."""
     try:
-        app(prog_name="cardpress")  # also as ``python -m pipeline`` (usage lines, completion)
+        from engine.i18n import language
+
+        if language() == "en":
+            app(prog_name="cardpress")  # also as ``python -m pipeline`` (usage lines, completion)
+        else:  # a Chinese locale: the help of `cardpress --help` (read before --lang) in Chinese too
+            command = typer.main.get_command(app)
+            cli_lang.translate(command)
+            command(prog_name="cardpress")
     except KeyboardInterrupt:
-        typer.secho("interrupted: nothing half-written was kept", err=True, fg=typer.colors.RED)
+        typer.secho(_("interrupted: nothing half-written was kept"), err=True, fg=typer.colors.RED)
         sys.exit(130)
     except CardpressError as exc:
-        typer.secho(f"error: {exc}", err=True, fg=typer.colors.RED)
+        typer.secho(_("error: {message}").format(message=exc), err=True, fg=typer.colors.RED)
         sys.exit(1)
     except OSError as exc:
         from .atomic import reason_of
 
         where = f" ({exc.filename})" if exc.filename else ""
-        typer.secho(f"error: {reason_of(exc)}{where}; nothing half-written was kept", err=True, fg=typer.colors.RED)
+        typer.secho(_("error: {message}").format(message=_("{reason}; nothing half-written was kept").format(
+            reason=f"{reason_of(exc)}{where}")), err=True, fg=typer.colors.RED)
         sys.exit(1)
     except MemoryError:
-        typer.secho("error: out of memory (an input far larger than any card game needs?)", err=True,
+        typer.secho(_("error: out of memory (an input far larger than any card game needs?)"), err=True,
                     fg=typer.colors.RED)
         sys.exit(1)
     except Exception as exc:  # a bug of ours: say so plainly, without a traceback
-        typer.secho(f"error: internal error ({type(exc).__name__}: {exc}); this is a bug in cardpress, "
-                    "please report it with the command you ran", err=True, fg=typer.colors.RED)
+        typer.secho(_("error: internal error ({kind}: {exc}); this is a bug in cardpress, please report it with "
+                      "the command you ran").format(kind=type(exc).__name__, exc=exc), err=True, fg=typer.colors.RED)
         sys.exit(2)
 
 

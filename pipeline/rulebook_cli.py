@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from engine.errors import CardpressError
+from engine.i18n import _
 
 from . import completion
 
@@ -59,7 +60,7 @@ def rulebook(
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                       transient=True) as bar:
-            task = bar.add_task("rulebook", total=1)
+            task = bar.add_task(_("rulebook"), total=1)
 
             def progress(stage: str, done: int, total: int) -> None:
                 bar.update(task, description=stage, completed=done, total=max(total, 1))
@@ -68,10 +69,12 @@ def rulebook(
     except CardpressError as exc:
         fail(exc)
         return
-    what = f"{result.pages} pages" if result.pages else "HTML"
+    what = _("{pages} pages").format(pages=result.pages) if result.pages else "HTML"
     if result.sheets:
-        what += f" on {result.sheets // 2} sheets ({result.sheets} sides, duplex {duplex.value} edge)"
-    typer.echo(f"{result.path}  ({result.game.name}, {what})")
+        what = _("{pages} pages on {sheets} sheets ({sides} sides, duplex {edge} edge)").format(
+            pages=result.pages, sheets=result.sheets // 2, sides=result.sheets,
+            edge=_("long") if duplex.value == "long" else _("short"))
+    typer.echo(_("{path}  ({game}, {what})").format(path=result.path, game=result.game.name, what=what))
 
 
 def rules(

@@ -10,6 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from engine.errors import CardpressError
+from engine.i18n import _
 
 from . import completion
 
@@ -39,8 +40,9 @@ def _bind(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError as exc:
         sock.close()
-        raise typer.BadParameter(f"cannot listen on {host}:{port} ({exc.strerror}); pick another with --port "
-                                 f"(0: any free port)", param_hint="--port") from None
+        raise typer.BadParameter(_("cannot listen on {host}:{port} ({reason}); pick another with --port "
+                                   "(0: any free port)").format(host=host, port=port, reason=exc.strerror),
+                                 param_hint="--port") from None
     sock.listen(128)
     sock.set_inheritable(True)
     return sock
@@ -97,13 +99,13 @@ def table(
 
     extra = [a for a in ctx.args if not a.startswith("-")]
     if len(extra) != len(ctx.args):
-        raise typer.BadParameter(f"unexpected {' '.join(ctx.args)}")
+        raise typer.BadParameter(_("unexpected {words}").format(words=" ".join(ctx.args)))
     names = [n.strip() for p in [*players, *extra] for n in p.replace("，", ",").split(",") if n.strip()]
     if game is None and (names or deck or levels or first):
-        raise typer.BadParameter("--players, --deck, --first and --levels start a new game: name the game "
-                                 "(e.g. `cardpress table duel --players 甲 乙`)")
+        raise typer.BadParameter(_("--players, --deck, --first and --levels start a new game: name the game "
+                                   "(e.g. `cardpress table duel --players 甲 乙`)"))
     if game is not None and game_id is not None:
-        raise typer.BadParameter("give a game to start or --game ID to go on with, not both")
+        raise typer.BadParameter(_("give a game to start or --game ID to go on with, not both"))
     try:
         with opened_store(db) as store:
             if game is not None:
@@ -113,7 +115,7 @@ def table(
                 live = open_live(store, game_id, lambda text: typer.secho(text, err=True))
             gid, path = live.id, store.path
     except Failed as exc:
-        typer.secho(f"error: {exc}", err=True, fg=typer.colors.RED)
+        typer.secho(_("error: {message}").format(message=exc), err=True, fg=typer.colors.RED)
         raise typer.Exit(1)
 
     token = secrets.token_urlsafe(18) if lan else None
@@ -131,17 +133,17 @@ def table(
         app = make_app(path, gid, token, progress=lambda text: typer.echo(text, err=True))
     except CardpressError as exc:
         sock.close()
-        typer.secho(f"error: {exc}", err=True, fg=typer.colors.RED)
+        typer.secho(_("error: {message}").format(message=exc), err=True, fg=typer.colors.RED)
         raise typer.Exit(1)
     url = f"{'https' if https else 'http'}://{address}:{port}/" + (f"?t={token}" if token else "")
-    typer.echo(f"game {gid} at the table: {url}")
+    typer.echo(_("game {game} at the table: {url}").format(game=gid, url=url))
     typer.echo(_qr(url))
     if lan and not https:
-        typer.echo("note: on plain HTTP a phone's screen may sleep (browsers keep it awake only on HTTPS); "
-                   "--https serves it with a certificate to trust once.")
+        typer.echo(_("note: on plain HTTP a phone's screen may sleep (browsers keep it awake only on HTTPS); "
+                     "--https serves it with a certificate to trust once."))
     if not lan:
-        typer.echo("only this computer can open it; --lan lets phones on this network join.")
-    typer.echo("Ctrl-C stops the table; every acknowledged tap is already stored.", err=True)
+        typer.echo(_("only this computer can open it; --lan lets phones on this network join."))
+    typer.echo(_("Ctrl-C stops the table; every acknowledged tap is already stored."), err=True)
 
     import uvicorn
 

@@ -18,6 +18,8 @@ from typing import Annotated, Any, Callable, Iterator, Optional
 import typer
 
 from engine.errors import CardpressError
+from engine.i18n import _, N_, using
+from engine.i18n import _ as tr  # help made from the declarations' N_-marked texts
 from engine.limits import MAX_IMPORT_BYTES
 from engine.paths import read_bounded
 from engine.tracker import Store
@@ -29,6 +31,7 @@ from engine.live.session import FIRST_RANDOM, GAME_ENV, activity_time, import_ga
 
 from .atomic import atomic_write, reason_of
 from .cli import TRACK_HELP
+from .cli_lang import compose
 from .track_view import (Failed, NotRead, board, log_json_text, log_text, open_live, opened_store,
                          outcome_lines, read_words, run_declared, status_json_text)
 
@@ -55,7 +58,7 @@ AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
 def _fail(message: str) -> None:
-    typer.secho(f"error: {message}", err=True, fg=typer.colors.RED)
+    typer.secho(_("error: {message}").format(message=message), err=True, fg=typer.colors.RED)
     raise typer.Exit(1)
 
 
@@ -73,7 +76,8 @@ def _live(store: Store, game: str | None) -> LiveGame:
 
 
 def _use_line(game_id: str) -> str:
-    return f"export {GAME_ENV}={game_id}    # this terminal's commands then go to this game"
+    return _("export {variable}={game}    # this terminal's commands then go to this game").format(
+        variable=GAME_ENV, game=game_id)
 
 
 # ---------------------------------------------------------------------------- games
@@ -84,7 +88,7 @@ def _parse_decks(decks: list[str]) -> dict[str, Path]:
     for item in decks:
         name, sep, path = item.partition("=")
         if not sep or not name.strip() or not path.strip():
-            raise typer.BadParameter(f"expected PLAYER=FILE, got {item!r}", param_hint="--deck")
+            raise typer.BadParameter(_("expected PLAYER=FILE, got {item!r}").format(item=item), param_hint="--deck")
         out[name.strip()] = Path(path.strip())
     return out
 
@@ -111,7 +115,7 @@ def new(
     # "--players A B": B is left over as an extra argument; "-p A -p B" and "-p A,B" work too.
     extra = [a for a in ctx.args if not a.startswith("-")]
     if len(extra) != len(ctx.args):
-        raise typer.BadParameter(f"unexpected {' '.join(ctx.args)}", param_hint="--players")
+        raise typer.BadParameter(_("unexpected {words}").format(words=" ".join(ctx.args)), param_hint="--players")
     names = [n.strip() for p in [*players, *extra] for n in p.replace("，", ",").split(",") if n.strip()]
     pile = tuple(x.strip() for x in levels.replace("，", ",").split(",") if x.strip())
     with _store(db) as store:
@@ -137,11 +141,12 @@ def list_games(db: Db = None, as_json: AsJson = False) -> None:
                                    for r, n, last in rows], ensure_ascii=False))
             return
         if not rows:
-            typer.echo("no games yet: cardpress track new GAME --players A --players B")
+            typer.echo(_("no games yet: cardpress track new GAME --players A --players B"))
         for r, n, last in rows:
-            state = "finished" if r.id in ended else "in progress"
-            typer.echo(f"{r.id}  {r.ruleset}  {' vs '.join(r.players)}  {state}, last activity "
-                       f"{activity_time(last)} ({n} entries)")
+            state = _("finished") if r.id in ended else _("in progress")
+            typer.echo(_("{game}  {ruleset}  {players}  {state}, last activity {time} ({entries} entries)").format(
+                game=r.id, ruleset=r.ruleset, players=_(" vs ").join(r.players), state=state,
+                time=activity_time(last), entries=n))
 
 
 @app.command("resume", rich_help_panel=GAMES)
@@ -205,13 +210,15 @@ def export(game_id: Annotated[str, typer.Argument(help="Game id.")], db: Db = No
                 with atomic_write(output) as tmp:
                     tmp.write_text(text, encoding="utf-8")
             except OSError as exc:  # a full disk is atomic_write's WriteError; this is anything else
-                _fail(f"cannot write {output}: {reason_of(exc)}; the previous file (if any) is unchanged")
-            typer.echo(f"wrote {output}")
+                _fail(_("cannot write {file}: {reason}; the previous file (if any) is unchanged").format(
+                    file=output, reason=reason_of(exc)))
+            typer.echo(_("wrote {file}").format(file=output))
         else:
             typer.echo(text, nl=False)
         if intact:
-            tail = f" (it stops there: {why})" if why else " (the whole log)"
-            typer.secho(f"saved entries 1..{kept} of game {game_id}{tail}", err=True)
+            tail = _(" (it stops there: {why})").format(why=why) if why else _(" (the whole log)")
+            typer.secho(_("saved entries 1..{kept} of game {game}{tail}").format(kept=kept, game=game_id, tail=tail),
+                        err=True)
 
 
 @app.command("import", rich_help_panel=GAMES)
@@ -265,13 +272,15 @@ def redo(db: Db = None, game: GameId = None, op_id: OpId = None) -> None:
 # are read by the declaration, so "-3" is a number here as at the table.
 
 PANELS = {"core": TURN, "backrooms": BACKROOMS, "duel": DUEL, "ridm": RIDM, "generic": "your own game"}
+for _game in (BACKROOMS, DUEL, RIDM):
+    compose(_game, lambda game=_game: game, ())  # a game's id: the same in every language
 #: "-3" is an argument, not an unknown option.
 _COMMAND_SETTINGS = {"ignore_unknown_options": True}
 
 
 def _typer_default(p: Param, numbers: dict[str, Any]) -> tuple[Any, Any]:
     """(annotation, typer.Argument/Option) for one declared parameter."""
-    help_text = fill(p.help, numbers)
+    help_text = _declared_help(p.help, numbers)
     default = ... if p.required else p.default
     if p.kind == "flag":
         return bool, typer.Option(bool(p.default), p.flag_name, *([p.short] if p.short else []), help=help_text)
@@ -290,6 +299,19 @@ def _typer_default(p: Param, numbers: dict[str, Any]) -> tuple[Any, Any]:
                                         show_default=shown is not None and shown != "")
     return annotation, typer.Argument(default if p.required else shown, help=help_text, metavar=metavar,
                                       show_default=shown is not None and shown != "")
+
+
+def _declared_help(text: str, numbers: dict[str, Any]) -> str:
+    """A declaration's help (an N_-marked msgid) with the game's numbers filled in, in English for
+    Typer, and in the language in force when the help is shown (``cli_lang.compose``)."""
+    english = fill(text, numbers)
+    if text.strip():
+        compose(english, lambda: fill(tr(text), numbers), (text,))
+    return english
+
+
+def _examples(examples) -> str:
+    return "\n\n".join(_("Example: {command}").format(command=f"cardpress track {e}") for e in examples)
 
 
 def _run_declared(spec: CommandSpec, db: Path | None, game: str | None, op_id: str | None,
@@ -326,8 +348,10 @@ def _declared_command(spec: CommandSpec, numbers: dict[str, Any]) -> Callable[..
     command.__signature__ = inspect.Signature(params)
     command.__annotations__ = annotations
     command.__name__ = spec.name
-    examples = "\n\n".join(f"Example: cardpress track {e}" for e in spec.examples)
-    command.__doc__ = f"{spec.help_text(numbers)}\n\n{examples}"
+    with using("en"):
+        english = f"{spec.help_text(numbers)}\n\n{_examples(spec.examples)}"
+    command.__doc__ = compose(english, lambda: f"{fill(tr(spec.help), numbers)}\n\n{_examples(spec.examples)}",
+                              (spec.help, "Example: {command}"))
     return command
 
 
@@ -353,7 +377,7 @@ def _shared_command(words: tuple[str, ...], declared: list[tuple[str, CommandSpe
                 live.do(declared[0][1].name)   # refused as every command the game lacks is
                 return
             if spec.query and op_id is not None:
-                raise typer.BadParameter("a query takes no --op-id", param_hint="--op-id")
+                raise typer.BadParameter(_("a query takes no --op-id"), param_hint="--op-id")
             try:
                 raw = read_words(spec, list(args or []))
             except NotRead as exc:
@@ -362,15 +386,21 @@ def _shared_command(words: tuple[str, ...], declared: list[tuple[str, CommandSpe
         if code:
             raise typer.Exit(code)
 
-    usages = []
-    for ruleset, spec in declared:
-        params = " ".join(p.name.upper() if not p.option and p.kind not in ("flag", "tristate")
-                          else f"[{p.flag_name}/--no-{p.flag_name[2:]}]" if p.kind == "tristate"
-                          else f"[{p.flag_name}]" if p.kind == "flag" else f"[{p.flag_name} {p.metavar or 'X'}]"
-                          for p in spec.params)
-        usages.append(f"{ruleset}: {' '.join(words)} {params} — {spec.help_text(shipped_numbers(ruleset))}")
-    examples = "\n\n".join(f"Example: cardpress track {e}" for _, spec in declared for e in spec.examples)
-    command.__doc__ = ("The game decides how its arguments read.\n\n" + "\n\n".join(usages) + "\n\n" + examples)
+    def doc() -> str:
+        usages = []
+        for ruleset, spec in declared:
+            params = " ".join(p.name.upper() if not p.option and p.kind not in ("flag", "tristate")
+                              else f"[{p.flag_name}/--no-{p.flag_name[2:]}]" if p.kind == "tristate"
+                              else f"[{p.flag_name}]" if p.kind == "flag" else f"[{p.flag_name} {p.metavar or 'X'}]"
+                              for p in spec.params)
+            usages.append(f"{ruleset}: {' '.join(words)} {params} — {fill(tr(spec.help), shipped_numbers(ruleset))}")
+        examples = _examples([e for _ruleset, spec in declared for e in spec.examples])
+        return _("The game decides how its arguments read.") + "\n\n" + "\n\n".join(usages) + "\n\n" + examples
+
+    with using("en"):
+        english = doc()
+    command.__doc__ = compose(english, doc, ("The game decides how its arguments read.", "Example: {command}",
+                                             *(spec.help for _ruleset, spec in declared)))
     command.__name__ = "_".join(words)
     return command
 
@@ -383,10 +413,13 @@ def _register_declared() -> None:
             by_words.setdefault(spec.words, []).append((ruleset, spec))
     for words, declared in by_words.items():
         ruleset, spec = declared[0]
-        if len({_signature(s) for _, s in declared}) == 1:   # one reading of these words: generated as declared
+        if len({_signature(s) for _ruleset, s in declared}) == 1:   # one reading of these words: generated as declared
             fn, panel = _declared_command(spec, shipped_numbers(ruleset)), PANELS.get(ruleset, ruleset)
         else:
-            fn, panel = _shared_command(words, declared), " · ".join(PANELS.get(r, r) for r, _ in declared)
+            rulesets = [r for r, _spec in declared]
+            fn = _shared_command(words, declared)
+            panel = compose(" · ".join(PANELS.get(r, r) for r in rulesets),
+                            lambda rulesets=rulesets: " · ".join(tr(PANELS.get(r, r)) for r in rulesets), ())
         target, word = (groups[words[0]], words[1]) if len(words) == 2 else (app, words[0])
         target.command(word, rich_help_panel=None if target is not app else panel,
                        context_settings=_COMMAND_SETTINGS)(fn)
@@ -394,8 +427,8 @@ def _register_declared() -> None:
 
 # ---------------------------------------------------------------------------- play
 
-PLAY_HELP = """Enter or n: next phase · u: undo · r: redo · l: log · s: board · q: quit · h: help
-Actions: COMMAND ARGS… (e.g. "spend A 3", "damage B 5 outpost=2", "push B 无效 --negates 1", "resolve")"""
+PLAY_HELP = N_("""Enter or n: next phase · u: undo · r: redo · l: log · s: board · q: quit · h: help
+Actions: COMMAND ARGS… (e.g. "spend A 3", "damage B 5 outpost=2", "push B 无效 --negates 1", "resolve")""")
 
 
 #: Words a card-naming parameter may complete to (the card data's names).
@@ -476,7 +509,7 @@ def play(db: Db = None, game: GameId = None) -> None:
         live = _live(store, game)
         commands = commands_of(live.ctx)
         typer.echo(board(live))
-        typer.echo(PLAY_HELP)
+        typer.echo(tr(PLAY_HELP))
         read = _line_reader(live, commands)
         while True:
             line = read()
@@ -500,8 +533,9 @@ def play(db: Db = None, game: GameId = None) -> None:
                     typer.echo(board(live))
                     continue
                 elif cmd in ("h", "help", "?"):
-                    typer.echo(PLAY_HELP)
-                    typer.echo("Commands: " + ", ".join(sorted("-".join(s.words) for s in commands.values())))
+                    typer.echo(tr(PLAY_HELP))
+                    typer.echo(_("Commands: {commands}").format(
+                        commands=", ".join(sorted("-".join(s.words) for s in commands.values()))))
                     continue
                 else:
                     spec, args = parse_line(cmd, commands)
@@ -510,7 +544,7 @@ def play(db: Db = None, game: GameId = None) -> None:
                         continue
                     outcome = live.do(spec.name, **args)
             except (CardpressError, ValueError) as exc:
-                typer.secho(f"error: {exc}", err=True, fg=typer.colors.RED)
+                typer.secho(_("error: {message}").format(message=exc), err=True, fg=typer.colors.RED)
                 continue
             for out in outcome_lines(live, outcome):
                 typer.echo(out)

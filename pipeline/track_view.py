@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
+from engine.i18n import _
+
 if TYPE_CHECKING:  # pragma: no cover
     from engine.tracker.kit import CommandSpec, Param
     from engine.live.session import LiveGame, Outcome
@@ -58,7 +60,7 @@ def outcome_lines(live: "LiveGame", outcome: "Outcome") -> list[str]:
 
     entry = outcome.entry
     if outcome.repeated:
-        return [f"operation {entry.op_id} was already applied as #{entry.seq}: nothing changed"]
+        return [_("operation {op} was already applied as #{seq}: nothing changed").format(op=entry.op_id, seq=entry.seq)]
     if entry.kind in ("undo", "redo"):
         target = live.replay.entries[entry.target]
         verb = "撤销" if entry.kind == "undo" else "重做"
@@ -135,7 +137,7 @@ def opened_store(db: Path | None) -> Iterator["Store"]:
     except CardpressError as exc:
         raise Failed(str(exc)) from None
     except sqlite3.Error as exc:   # anything the store did not already name
-        raise Failed(f"{db}: {exc}") from None
+        raise Failed(_("{db}: {reason}").format(db=db, reason=exc)) from None
 
 
 def open_live(store: "Store", game: str | None, note: Callable[[str], None]) -> "LiveGame":
@@ -147,12 +149,14 @@ def open_live(store: "Store", game: str | None, note: Callable[[str], None]) -> 
         live = LiveGame(store, pick_game(store, game))
     except UnknownGame as exc:
         if game and os.environ.get(GAME_ENV) == game:   # a stale variable, or another store's game
-            raise UnknownGame(f"{exc} ({GAME_ENV}={game} is set in this terminal)") from None
+            raise UnknownGame(_("{error} ({variable}={game} is set in this terminal)").format(
+                error=exc, variable=GAME_ENV, game=game)) from None
         raise
     if game is None and len(store.game_ids()) > 1:
         # Chosen because it is the only one in progress: say which, so a table whose own game
         # just ended sees at once that this command went to another table's game.
-        note(f"→ game {live.id} (the only game in progress in this store; --game or {GAME_ENV} picks another)")
+        note(_("→ game {game} (the only game in progress in this store; --game or {variable} picks another)").format(
+            game=live.id, variable=GAME_ENV))
     if live.definition_note:
         note(live.definition_note)
     return live
@@ -201,7 +205,7 @@ def _echo(text: str, err: bool = False) -> None:
 
 def _error(message: str) -> None:
     """``typer.secho(f"error: …", err=True, fg=RED)``: red only on a terminal."""
-    _error_plain(f"error: {message}")
+    _error_plain(_("error: {message}").format(message=message))
 
 
 def _env(name: str) -> str | None:
@@ -224,7 +228,7 @@ class _Line:
                 if (before.startswith("-") and not _NUMBER.match(before) and "=" not in before
                         and before not in common and before not in flags):
                     # ``--why -g x``: Click may take this option as the value of the one before.
-                    raise NotRead(f"{name} right after {before}")
+                    raise NotRead(_("{option} right after {before}").format(option=name, before=before))
                 if not eq:
                     i += 1
                     if i >= len(words):
@@ -263,26 +267,26 @@ def read_words(spec: "CommandSpec", words: list[str], common: frozenset[str] = f
         if word.startswith("-") and not _NUMBER.match(word):
             name, eq, value = word.partition("=") if word.startswith("--") else (word, "", "")
             if name not in options and name not in common:
-                raise NotRead(f"no such option: {name}")
+                raise NotRead(_("no such option: {option}").format(option=name))
             param, flag = options.get(name, (None, None))
             if flag is not None:
                 if eq:
-                    raise NotRead(f"option {name} does not take a value")
+                    raise NotRead(_("option {option} does not take a value").format(option=name))
                 raw[param.name] = flag
             else:
                 if not eq:
                     i += 1
                     if i >= len(words):
-                        raise NotRead(f"option {name} requires a value")
+                        raise NotRead(_("option {option} requires a value").format(option=name))
                     value = words[i]
                 if value.startswith("-") and not _NUMBER.match(value):
-                    raise NotRead(f"option {name} requires a value, not {value!r}")
+                    raise NotRead(_("option {option} requires a value, not {value!r}").format(option=name, value=value))
                 if param is not None:
                     raw[param.name] = value
         else:
             slot = next((p for p in positional if p.name not in raw), None)
             if slot is None:
-                raise NotRead(f"unexpected extra argument ({word})")
+                raise NotRead(_("unexpected extra argument ({word})").format(word=word))
             raw[slot.name] = word
         i += 1
     for p in spec.params:
@@ -291,7 +295,7 @@ def read_words(spec: "CommandSpec", words: list[str], common: frozenset[str] = f
         if p.kind == "flag":
             raw[p.name] = bool(p.default)
         elif p.required and not p.option and p.kind != "tristate":
-            raise NotRead(f"missing argument {p.name.upper()}")
+            raise NotRead(_("missing argument {name}").format(name=p.name.upper()))
         elif not p.required and p.default is not None:
             raw[p.name] = p.default if p.kind == "tristate" else str(p.default)
     return raw
@@ -329,24 +333,25 @@ def fast_track(argv: list[str]) -> int | None:
     except NotRead:
         _full_path()
     except KeyboardInterrupt:
-        _error_plain("interrupted: nothing half-written was kept")
+        _error_plain(_("interrupted: nothing half-written was kept"))
         return 130
     except MemoryError:
-        _error_plain("error: out of memory (an input far larger than any card game needs?)")
+        _error_plain(_("error: out of memory (an input far larger than any card game needs?)"))
         return 1
     except OSError as exc:
         from .atomic import reason_of
 
         where = f" ({exc.filename})" if exc.filename else ""
-        _error_plain(f"error: {reason_of(exc)}{where}; nothing half-written was kept")
+        _error_plain(_("error: {message}").format(message=_("{reason}; nothing half-written was kept").format(
+            reason=f"{reason_of(exc)}{where}")))
         return 1
     except Exception as exc:  # noqa: BLE001 - a bug of ours: said as main() says it
         from engine.model import NotChecked
 
         if isinstance(exc, NotChecked):
             _full_path()
-        _error_plain(f"error: internal error ({type(exc).__name__}: {exc}); this is a bug in cardpress, "
-                     "please report it with the command you ran")
+        _error_plain(_("error: internal error ({kind}: {exc}); this is a bug in cardpress, please report it with "
+                       "the command you ran").format(kind=type(exc).__name__, exc=exc))
         return 2
     return None  # pragma: no cover - _full_path does not return
 

@@ -23,6 +23,7 @@ from typing import Callable
 from engine.cards import Card
 from engine.definitions import load_game
 from engine.errors import CardpressError
+from engine.i18n import _
 from engine.paths import templates_root
 
 from .build import BuildOptions, BuildResult, build_sheets
@@ -76,17 +77,20 @@ def watch(game: str | Path, options: BuildOptions, say: Callable[[str], None],
     def once(reason: str, changed: set[Path] | None = None) -> BuildResult | None:
         started = time.perf_counter()
         if page is not None and not page.cards_first(reason, changed):
-            say(f"{reason}: the build failed, the previous sheets are kept; waiting for the next save\n  {page.error}")
+            say(_("{reason}: the build failed, the previous sheets are kept; waiting for the next save\n  {error}")
+                .format(reason=reason, error=page.error))
             return None
         try:
             result = build_sheets(game, replace(options, changed_since=None), progress)
         except CardpressError as exc:
             if page is not None:
                 page.failed(reason, str(exc))
-            say(f"{reason}: the build failed, the previous sheets are kept; waiting for the next save\n  {exc}")
+            say(_("{reason}: the build failed, the previous sheets are kept; waiting for the next save\n  {error}")
+                .format(reason=reason, error=exc))
             return None
         files = ", ".join(str(f.path) for f in result.files)
-        done = f"{reason}: {result.cards} cards built in {time.perf_counter() - started:.1f} s"
+        done = _("{reason}: {cards} cards built in {seconds:.1f} s").format(
+            reason=reason, cards=result.cards, seconds=time.perf_counter() - started)
         if page is not None:
             page.built(done, result)
         say(f"{done} → {files}")
@@ -95,13 +99,13 @@ def watch(game: str | Path, options: BuildOptions, say: Callable[[str], None],
     try:
         if page is not None:
             page.start()
-        once("first build")
-        say("watching " + ", ".join(str(p) for p in paths) + " (Ctrl-C to stop)")
+        once(_("first build"))
+        say(_("watching {paths} (Ctrl-C to stop)").format(paths=", ".join(str(p) for p in paths)))
         for changes in watchfiles.watch(*paths, watch_filter=_relevant(out), debounce=DEBOUNCE_MS, stop_event=stop,
                                         raise_interrupt=False):
-            names = sorted({Path(path).name for _, path in changes})
-            shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
-            once(f"changed {shown}", {Path(path) for _, path in changes})
+            names = sorted({Path(path).name for _kind, path in changes})
+            shown = ", ".join(names[:8]) + (_(" and {count} more").format(count=len(names) - 8) if len(names) > 8 else "")
+            once(_("changed {files}").format(files=shown), {Path(path) for _kind, path in changes})
     finally:
         if page is not None:
             page.stop()
@@ -131,7 +135,7 @@ class _Page:
         from .outputs.watch_page import can_open_browser
 
         self.server.start()
-        self.say(f"preview page: {self.server.url} (it reloads by itself on every save)")
+        self.say(_("preview page: {url} (it reloads by itself on every save)").format(url=self.server.url))
         if self.browser and can_open_browser():
             import webbrowser
 
@@ -203,4 +207,4 @@ class _Page:
     def failed(self, reason: str, error: str) -> None:
         self._font(error)
         self.error = error
-        self.state.failed(f"{reason}: the build failed", error)
+        self.state.failed(_("{reason}: the build failed").format(reason=reason), error)
