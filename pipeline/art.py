@@ -22,6 +22,7 @@ from pathlib import Path
 from PIL import Image
 
 from engine.errors import CardpressError
+from engine.i18n import _
 from engine.limits import MAX_ART_FILE_BYTES, MAX_IMAGE_PIXELS
 from engine.paths import read_bounded
 
@@ -79,21 +80,23 @@ def open_image(data: bytes, src: Path) -> Image.Image:
             img = Image.open(io.BytesIO(data))
             w, h = img.size
             if w * h > MAX_IMAGE_PIXELS:
-                raise ArtError(src, f"image is {w} × {h} = {w * h / 1e6:,.0f} megapixels; cardpress refuses "
-                                    f"art over {MAX_IMAGE_PIXELS / 1e6:,.0f} megapixels")
+                raise ArtError(src, _("image is {w} × {h} = {megapixels:,.0f} megapixels; cardpress refuses "
+                                      "art over {limit:,.0f} megapixels")
+                               .format(w=w, h=h, megapixels=w * h / 1e6, limit=MAX_IMAGE_PIXELS / 1e6))
             img.load()
         except ArtError:
             raise
         except Image.UnidentifiedImageError:
-            raise ArtError(src, "cannot read image (not a PNG, JPEG or WebP file, or damaged)") from None
+            raise ArtError(src, _("cannot read image (not a PNG, JPEG or WebP file, or damaged)")) from None
         except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
             # Raised by Image.open before we see the size; Pillow's message carries the count.
             claimed = re.search(r"\((\d+) pixels\)", str(exc))
-            size = f"{int(claimed.group(1)) / 1e6:,.0f} megapixels" if claimed else "too many pixels"
-            raise ArtError(src, f"image is {size}; cardpress refuses art over "
-                                f"{MAX_IMAGE_PIXELS / 1e6:,.0f} megapixels") from None
+            size = (_("{megapixels:,.0f} megapixels").format(megapixels=int(claimed.group(1)) / 1e6) if claimed
+                    else _("too many pixels"))
+            raise ArtError(src, _("image is {size}; cardpress refuses art over {limit:,.0f} megapixels")
+                           .format(size=size, limit=MAX_IMAGE_PIXELS / 1e6)) from None
         except Exception as exc:  # Pillow's decoders raise OSError, ValueError, SyntaxError, …
-            raise ArtError(src, f"cannot read image ({exc})") from None
+            raise ArtError(src, _("cannot read image ({error})").format(error=exc)) from None
     return img
 
 
@@ -104,7 +107,7 @@ def normalised_art(src: Path, box_w_mm: float, box_h_mm: float) -> Path:
     try:
         data = read_bounded(src, MAX_ART_FILE_BYTES, "art file")
     except OSError as exc:
-        raise ArtError(src, f"cannot read image ({exc.strerror or exc})") from None
+        raise ArtError(src, _("cannot read image ({error})").format(error=exc.strerror or exc)) from None
     except CardpressError as exc:  # not a regular file, or too large
         raise ArtError(src, str(exc)) from None
     target = (round(box_w_mm / MM_PER_INCH * PRINT_DPI), round(box_h_mm / MM_PER_INCH * PRINT_DPI))
@@ -134,7 +137,7 @@ def normalised_art(src: Path, box_w_mm: float, box_h_mm: float) -> Path:
         if img.width > target[0]:
             img = img.resize(target, Image.LANCZOS)
     except Exception as exc:  # a mode Pillow cannot turn into RGB, a damaged EXIF block, …
-        raise ArtError(src, f"cannot read image ({exc})") from None
+        raise ArtError(src, _("cannot read image ({error})").format(error=exc)) from None
     out = folder / f"{key}{'.png' if alpha else '.jpg'}"
     with atomic_write(out) as tmp:
         if alpha:

@@ -16,19 +16,22 @@ from pathlib import Path
 from typing import Iterator
 
 from engine.errors import CardpressError
+from engine.i18n import N_, _
+from engine.i18n import _ as tr
 from engine.paths import confine, remove_leftovers
 
-#: What a failed write means to a user; the file is named by the caller.
+#: What a failed write means to a user; the file is named by the caller. Every value is an
+#: N_-marked literal, translated where it is shown (``tr``).
 _REASONS = {
-    errno.ENOSPC: "the disk is full",
-    errno.EDQUOT: "the disk quota is exceeded",
-    errno.EFBIG: "the file is too large for the file system",
-    errno.EROFS: "the file system is read-only",
-    errno.EACCES: "permission denied",
-    errno.EPERM: "permission denied",
-    errno.ENOTDIR: "a part of the path is a file, not a folder",
-    errno.EEXIST: "a file of that name is in the way of the folder",
-    errno.ENAMETOOLONG: "the file name is too long",
+    errno.ENOSPC: N_("the disk is full"),
+    errno.EDQUOT: N_("the disk quota is exceeded"),
+    errno.EFBIG: N_("the file is too large for the file system"),
+    errno.EROFS: N_("the file system is read-only"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("permission denied"),
+    errno.ENOTDIR: N_("a part of the path is a file, not a folder"),
+    errno.EEXIST: N_("a file of that name is in the way of the folder"),
+    errno.ENAMETOOLONG: N_("the file name is too long"),
 }
 #: Errors of the *write* itself: reading a source mid-write fails with other errnos, which keep
 #: their own message.
@@ -44,13 +47,15 @@ class WriteError(CardpressError):
 
     def __init__(self, path: Path, exc: OSError):
         self.path, self.errno = Path(path), exc.errno
-        reason = _REASONS.get(exc.errno, exc.strerror or str(exc))
-        super().__init__(f"cannot write {path}: {reason}; nothing half-written was kept")
+        reason = reason_of(exc)
+        super().__init__(_("cannot write {path}: {reason}; nothing half-written was kept")
+                         .format(path=path, reason=reason))
 
 
 def reason_of(exc: OSError) -> str:
     """A user's words for an ``OSError``."""
-    return _REASONS.get(exc.errno, exc.strerror or str(exc))
+    known = _REASONS.get(exc.errno)
+    return tr(known) if known else exc.strerror or str(exc)
 
 
 def output_path(folder: Path, name: str) -> Path:

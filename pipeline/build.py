@@ -25,6 +25,8 @@ from engine.check import GameReport, check_game
 from engine.decks import user_deck
 from engine.definitions import GameDefinition, load_game
 from engine.errors import CardpressError, DataError, Location, Problem
+from engine.i18n import N_, _, ngettext
+from engine.i18n import _ as tr
 
 from .art import ArtError
 from .atomic import atomic_write, output_path
@@ -40,6 +42,29 @@ from .render.streams import compress_form, compress_page, save
 from .workers import Shared, WorkerError, halves, in_parallel, resolve_jobs
 
 Progress = Callable[[str, int, int], None]
+
+
+class Label(str):
+    """A progress label: the text a user reads (in their language), with ``key``, its English
+    msgid, which code compares (never the translated text)."""
+
+    key: str
+
+    def __new__(cls, key: str, **fields: object) -> "Label":
+        label = super().__new__(cls, tr(key).format(**fields))  # key: one of the N_ labels below
+        label.key = key
+        return label
+
+
+def key_of(label: str) -> str:
+    """The stable key of a progress label (its English), whatever language it is shown in."""
+    return getattr(label, "key", label)
+
+
+DRAWING = N_("drawing cards")
+SHEETS = N_("{paper} sheets")
+PREPARING_ART = N_("preparing art")
+LAYING_OUT = N_("laying out cards")
 CROP_MARK_WIDTH_PT = 0.3  # hairline, as printers expect
 
 
@@ -95,10 +120,11 @@ def check_options(options: BuildOptions) -> None:
         named["gutter"] = options.gutter_mm
     for name, value in named.items():
         if not math.isfinite(value) or value < 0:
-            raise BuildOptionError(f"--{name} must be a finite number of millimetres ≥ 0, got {value!r}")
+            raise BuildOptionError(_("--{name} must be a finite number of millimetres ≥ 0, got {value!r}")
+                                   .format(name=name, value=value))
     if not all(math.isfinite(v) for v in options.back_offset_mm):
-        raise BuildOptionError(f"--back-offset must be two finite numbers of millimetres, got "
-                               f"{options.back_offset_mm!r}")
+        raise BuildOptionError(_("--back-offset must be two finite numbers of millimetres, got {value!r}")
+                               .format(value=options.back_offset_mm))
 
 
 class CardDrawError(CardpressError):
@@ -106,8 +132,11 @@ class CardDrawError(CardpressError):
 
     def __init__(self, label: str, field: str | None, error: CardpressError):
         self.card, self.field, self.error = label, field, error
-        where = f"card {label!r}" + (f", field {field!r}" if field else "")
-        super().__init__(f"{where}: {error}")
+        if field:
+            text = _("card {card!r}, field {field!r}: {error}").format(card=label, field=field, error=error)
+        else:
+            text = _("card {card!r}: {error}").format(card=label, error=error)
+        super().__init__(text)
 
 
 class CardErrors(CardpressError):
@@ -116,7 +145,9 @@ class CardErrors(CardpressError):
     def __init__(self, errors: list[CardpressError]):
         self.errors = errors
         lines = [str(e) for e in errors]
-        super().__init__(lines[0] if len(lines) == 1 else f"{len(lines)} cards cannot be printed:\n  - " + "\n  - ".join(lines))
+        super().__init__(lines[0] if len(lines) == 1 else
+                         ngettext("{n} card cannot be printed:", "{n} cards cannot be printed:", len(lines))
+                         .format(n=len(lines)) + "\n  - " + "\n  - ".join(lines))
 
 
 def print_sequence(game: GameDefinition, cards: dict[str, Card],
@@ -126,7 +157,7 @@ def print_sequence(game: GameDefinition, cards: dict[str, Card],
     if deck_entries is None:
         order = {type_id: n for n, type_id in enumerate(game.card_types)}
         return sorted(cards.values(), key=lambda card: order[card.type])
-    return [cards[cid] for cid, n in deck_entries for _ in range(n)]
+    return [cards[cid] for cid, n in deck_entries for _copy in range(n)]
 
 
 def _place(c: Canvas, cell: Cell, form: str) -> None:
@@ -242,7 +273,7 @@ def paint_forms(canvases: list[Canvas], prep: "Prepared", progress: Progress | N
                 errors.append(exc)
             paint_everywhere(name, elements, card, card.id, face_digests.get(card.id))
         if progress:
-            progress("drawing cards", n + 1, len(distinct))
+            progress(Label(DRAWING), n + 1, len(distinct))
     back_form: dict[str, str] = {}
     for n, (back, elements) in enumerate(prep.backs.items()):
         name = back_form[back] = f"Back{n}"
@@ -320,7 +351,7 @@ def impose_pages(c: Canvas, prep: "Prepared", layout: SheetLayout, forms: tuple[
         c.showPage()
         compress_page(c)
         if progress:
-            progress(f"{layout.paper.upper()} sheets", s + 1, len(sheets))
+            progress(Label(SHEETS, paper=layout.paper.upper()), s + 1, len(sheets))
     return 2 * len(sheets)
 
 
@@ -488,9 +519,9 @@ def _fit_and_normalise(prep: Prepared, cards: list[Card], requested: int | None,
 
     def show() -> None:
         if progress and art:
-            progress("preparing art", mine[0] + theirs[0], len(art))
+            progress(Label(PREPARING_ART), mine[0] + theirs[0], len(art))
         if progress:
-            progress("laying out cards", mine[1] + theirs[1], len(cards))
+            progress(Label(LAYING_OUT), mine[1] + theirs[1], len(cards))
 
     def counter(target, k: int, echo: bool) -> Callable[[int], None]:
         def set_count(n: int) -> None:
@@ -544,7 +575,8 @@ def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_m
     ``jobs``: processes for the art and text fitting (default: 2 when two cores are free).
     ``cache``: take what earlier builds laid out (``pipeline.buildcache``); the caller saves it."""
     if not math.isfinite(bleed_mm) or bleed_mm < 0:
-        raise BuildOptionError(f"--bleed must be a finite number of millimetres ≥ 0, got {bleed_mm!r}")
+        raise BuildOptionError(_("--{name} must be a finite number of millimetres ≥ 0, got {value!r}")
+                               .format(name="bleed", value=bleed_mm))
     definition = game if isinstance(game, GameDefinition) else load_game(game)
     if deck is not None:
         deck = user_deck(definition, deck)
@@ -552,11 +584,11 @@ def prepare(game: str | Path | GameDefinition, deck: Path | None = None, bleed_m
         report = check_game(definition, decks=[deck] if deck else None)
     report.raise_if_problems()
     if not report.cards:
-        raise DataError(Problem("the game has no cards", Location(definition.card_data_dir / "cards")))
+        raise DataError(Problem(_("the game has no cards"), Location(definition.card_data_dir / "cards")))
     chosen = report.decks[0] if deck else None
     sequence = print_sequence(definition, report.cards, chosen.entries if chosen else None)
     if not sequence:
-        raise DataError(Problem("the deck has no cards", Location(deck)))
+        raise DataError(Problem(_("the deck has no cards"), Location(deck)))
     layouts = Layouts(definition)
     size = definition.card_size
     painter = CardPainter(register_fonts(), size.width_mm, size.height_mm, definition.card_data_dir)
@@ -706,18 +738,18 @@ def _papers_in_parallel(prep: Prepared, layouts: dict[str, SheetLayout], temps: 
 
     def show() -> None:
         if progress:
-            progress("drawing cards", (drawn[0] + counts[0]) // 2, distinct)
-            progress(f"{theirs.upper()} sheets", counts[1], their_sheets)
+            progress(Label(DRAWING), (drawn[0] + counts[0]) // 2, distinct)
+            progress(Label(SHEETS, paper=theirs.upper()), counts[1], their_sheets)
 
     def mine_progress(label: str, done: int, total: int) -> None:
-        if label == "drawing cards":
+        if key_of(label) == DRAWING:
             drawn[0] = done
             show()
         elif progress:
             progress(label, done, total)
 
     def their_progress(label: str, done: int, total: int) -> None:
-        counts[0 if label == "drawing cards" else 1] = done
+        counts[0 if key_of(label) == DRAWING else 1] = done
 
     def one(paper: str, layout: SheetLayout, report: Progress) -> int:
         canvas = _canvas(temps[paper], prep.game, layout, prep.painter.fonts.regular)

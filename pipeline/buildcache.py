@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.i18n import language
+
 from .atomic import atomic_write
 from .fonts import cache_dir
 
@@ -92,6 +94,8 @@ def game_key(definition: GameDefinition, template_roots: list[Path], bleed_mm: f
     h = hashlib.sha256(code_digest())
     h.update(definition.model_dump_json().encode())
     h.update(f"|{definition.card_size.width_mm!r}x{definition.card_size.height_mm!r}|{bleed_mm!r}|".encode())
+    # Laid-out elements carry messages ("<template>, element 3") in the language of the build.
+    h.update(f"lang={language()}|".encode())
     for font in fonts.paths:
         h.update(font.name.encode() + b"|" + font.parent.name.encode() + b"|")
     for root in template_roots:

@@ -15,6 +15,8 @@ from pathlib import Path
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from engine.i18n import _
+
 from .atomic import atomic_write
 from .fonts import FontError, register_fonts
 from .impose import PAPERS_MM, Flip, LayoutError
@@ -71,15 +73,15 @@ def write_calibration(path: Path, paper: str = "a4", margin: float = 5.0, flip: 
                       back_offset: tuple[float, float] = (0.0, 0.0)) -> Path:
     """Write the two-page calibration PDF to ``path`` (atomically)."""
     if paper not in PAPERS_MM:
-        raise LayoutError(f"unknown paper {paper!r}; use one of: {', '.join(PAPERS_MM)}")
+        raise LayoutError(_("unknown paper {paper!r}; use one of: {papers}").format(paper=paper, papers=", ".join(PAPERS_MM)))
     if not math.isfinite(margin) or margin < 0 or not all(math.isfinite(v) for v in back_offset):
-        raise LayoutError(f"margin and back offset must be finite millimetres (margin ≥ 0), got "
-                          f"{margin!r} and {back_offset!r}")
+        raise LayoutError(_("margin and back offset must be finite millimetres (margin ≥ 0), got {margin!r} and {offset!r}")
+                          .format(margin=margin, offset=back_offset))
     fonts = register_fonts()
     texts = [_TITLE_FRONT, _TITLE_BACK, *_instructions(flip)]
     missing = fonts.missing("".join(texts))
     if missing:  # our own strings, but nothing reaches paper unchecked
-        raise FontError(f"the calibration sheet's text needs glyphs the font lacks: {missing!r}")
+        raise FontError(_("the calibration sheet's text needs glyphs the font lacks: {missing!r}").format(missing=missing))
     w, h = PAPERS_MM[paper]
     dx, dy = back_offset
     with atomic_write(path) as tmp:

@@ -26,6 +26,7 @@ from reportlab.platypus import Flowable, Paragraph
 from engine import limits
 from engine.cards import Card
 from engine.errors import CardpressError, Location
+from engine.i18n import _
 from engine.paths import UnsafePath, check_regular, confine
 
 from .art import normalised_art
@@ -45,15 +46,15 @@ class CardTextError(CardpressError):
 
     def __init__(self, card: str, field: str, message: str, where: Location | str | None = None):
         self.card, self.field, self.where = card, field, where
-        prefix = f"{where}: " if where else ""
-        super().__init__(f"{prefix}card {card!r}, field {field!r}: {message}")
+        text = _("card {card!r}, field {field!r}: {error}").format(card=card, field=field, error=message)
+        super().__init__(_("{where}: {message}").format(where=where, message=text) if where else text)
 
 
 class GlyphMissing(CardTextError):
     def __init__(self, card: str, field: str, chars: str, where: Location | str | None = None):
         self.chars = chars
         listing = " ".join(f"{c!r} (U+{ord(c):04X})" for c in chars)
-        super().__init__(card, field, f"the font has no glyph for {listing}; change the text or the font", where)
+        super().__init__(card, field, _("the font has no glyph for {chars}; change the text or the font").format(chars=listing), where)
 
 
 class CardImageError(CardTextError):
@@ -105,7 +106,8 @@ def _bounded_image(path: Path, fail) -> ImageReader:
         with Image.open(path) as img:
             w, h = img.size
             if w * h > limits.MAX_IMAGE_PIXELS:
-                raise fail(f"image {path.name!r} has {w} × {h} pixels; at most {limits.MAX_IMAGE_PIXELS:,} are read")
+                raise fail(_("image {name!r} has {w} × {h} pixels; at most {limit:,} are read")
+                           .format(name=path.name, w=w, h=h, limit=limits.MAX_IMAGE_PIXELS))
             img.load()
             if img.mode in ("I;16", "I;16B", "I;16L", "I"):
                 # 16-bit greyscale: scale to 8 bits (a plain convert clips everything to white).
@@ -117,7 +119,7 @@ def _bounded_image(path: Path, fail) -> ImageReader:
     except CardImageError:
         raise
     except (Image.DecompressionBombError, OSError, ValueError, SyntaxError) as exc:
-        raise fail(f"image {path.name!r} cannot be read as an image ({exc})") from None
+        raise fail(_("image {name!r} cannot be read as an image ({error})").format(name=path.name, error=exc)) from None
     return ImageReader(img)
 
 
@@ -165,7 +167,7 @@ class CardPainter:
             if done:
                 done(n)
             if progress:
-                progress("preparing art", n, len(todo))
+                progress(_("preparing art"), n, len(todo))
 
         if workers > 1:
             with ProcessPoolExecutor(workers) as pool:
@@ -271,8 +273,8 @@ class CardPainter:
         if width > w:
             size = size * w / width
             if size < min_size - 1e-6:
-                raise CardTextError(card, field, f"{text!r} is too long for its {w / mm:.1f} mm line even at "
-                                    f"{min_size:g} pt", self._where)
+                raise CardTextError(card, field, _("{text!r} is too long for its {width:.1f} mm line even at {size:g} pt")
+                                    .format(text=text, width=w / mm, size=min_size), self._where)
             width = stringWidth(text, font, size)
         # Baseline so the em box (ascent ~0.88, descent ~0.12 for Noto Sans) centres in the box.
         base = y + (h - size) / 2 + 0.14 * size
@@ -320,7 +322,7 @@ class CardPainter:
         for e in elements:
             if e.kind != "para":
                 continue
-            markup, size, min_size, leading, _ = self._para_style(e)
+            markup, size, min_size, leading, _rest = self._para_style(e)
             x, y, w, h = self._box(e)
             key = self._fit_key(e, markup, w, h, size, min_size, leading)
             if key in self._fit_sizes:
@@ -357,7 +359,7 @@ class CardPainter:
                 if fitted is None:
                     continue
                 key = (card_type, str(e.get("field", "text")))
-                _, size, min_size, _, _ = self._para_style(e)
+                _markup, size, min_size, _leading, _rest = self._para_style(e)
                 floor = min(size, max(min_size, SHARED_SIZE_FLOOR_PT))
                 known = fits.get(key)
                 fits[key] = (fitted, floor) if known is None else (min(known[0], fitted), min(known[1], floor))
@@ -411,12 +413,13 @@ class CardPainter:
                 else:
                     style.fontSize, style.leading = fitted_size, fitted_size * leading
                     para = Paragraph(markup, style)
-                    _, ph = para.wrap(w, h)
+                    _pw, ph = para.wrap(w, h)
             except TextOverflow as exc:
-                raise CardTextError(card, field, f"text does not fit its box even at {min_size:g} pt ({exc})",
-                                    self._where) from None
+                raise CardTextError(card, field, _("text does not fit its box even at {size:g} pt ({error})")
+                                    .format(size=min_size, error=exc), self._where) from None
             except ValueError as exc:  # ReportLab's paragraph parser on markup it cannot read
-                raise CardTextError(card, field, f"paragraph markup cannot be read: {exc}", self._where) from None
+                raise CardTextError(card, field, _("paragraph markup cannot be read: {error}").format(error=exc),
+                                    self._where) from None
         if recent is None:
             self._paragraphs[key] = (para, ph)
             if len(self._paragraphs) > _RECENT_PARAGRAPHS:
@@ -505,14 +508,14 @@ class CardPainter:
             return CardImageError(card, "src", message, where)
 
         if self.base_dir is None:
-            raise fail("an image element needs a game folder to read from")
+            raise fail(_("an image element needs a game folder to read from"))
         try:
             real = confine(self.base_dir / src, [self.base_dir], "image")
             check_regular(real, "image")
         except UnsafePath as exc:
             raise fail(str(exc)) from None
         if not real.is_file():
-            raise fail(f"image file {str(src)!r} not found in the game folder")
+            raise fail(_("image file {name!r} not found in the game folder").format(name=str(src)))
         cached = self._images.get(real)
         if cached is None:
             cached = self._images[real] = _bounded_image(real, fail)

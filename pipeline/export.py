@@ -47,6 +47,7 @@ from engine.cards import CSV_ESCAPE, FORMULA_STARTS, Card
 from engine.data.sheets import HeaderMap
 from engine.definitions import COMMON_FIELDS, FieldSpec, GameDefinition
 from engine.errors import CardpressError
+from engine.i18n import _
 
 from .atomic import atomic_write
 
@@ -79,7 +80,7 @@ def header_row(game: GameDefinition, cols: list[str], headers: Headers = "ids") 
     if headers == "ids":
         return list(cols)
     if headers != "labels":
-        raise ExportError(f"headers must be 'ids' or 'labels', not {headers!r}")
+        raise ExportError(_("headers must be 'ids' or 'labels', not {headers!r}").format(headers=headers))
     names = HeaderMap(game)
     return [names.label_for(c) for c in cols]
 
@@ -92,7 +93,7 @@ def export_cards(game: GameDefinition, cards: list[Card], path: Path, headers: H
     """
     suffix = path.suffix.lower()
     if suffix not in (".xlsx", ".csv"):
-        raise ExportError(f"{path}: export to a .xlsx or .csv file")
+        raise ExportError(_("{path}: export to a .xlsx or .csv file").format(path=path))
     cols = columns(game, cards)
     head = header_row(game, cols, headers)
     rows = [[card.values.get(c) for c in cols] for card in cards]
@@ -189,7 +190,7 @@ def _rule(game: GameDefinition, field_id: str) -> _Rule | None:
     """The validation of ``field_id``'s column, or None when its card types disagree on its kind
     (the loader checks each card against its own type anyway)."""
     owners = _owners(game, field_id)
-    specs = [spec for _, spec in owners]
+    specs = [spec for _type, spec in owners]
     label = specs[0].label
     name = f"{label}（{field_id}）"
     if field_id == "type":
@@ -304,8 +305,8 @@ def _info_rows(game: GameDefinition, cols: list[str], headers: Headers) -> list[
     rows = [["列", "表头", "字段", "名称", "类型", "必填", "范围 / 选项", "使用的卡牌类型", "说明"]]
     for field_id in fields:
         owners = _owners(game, field_id)
-        specs = [spec for _, spec in owners]
-        type_name = {t: f"{game.card_types[t].name}（{t}）" for t, _ in owners if t is not None}
+        specs = [spec for _type, spec in owners]
+        type_name = {t: f"{game.card_types[t].name}（{t}）" for t, _spec in owners if t is not None}
         where = get_column_letter(cols.index(field_id) + 1) if field_id in cols else "（未列出，可加此列）"
         head = field_id if headers == "ids" else names.label_for(field_id)
         kinds = list(dict.fromkeys(KIND_NAMES[spec.kind] for spec in specs))
@@ -347,7 +348,7 @@ def _write_form(game: GameDefinition, head: list[str], cols: list[str], rows: li
         cell.font = Font(bold=True)
     sheet.freeze_panes = "D2"
     wrap = Alignment(wrap_text=True, vertical="top")
-    text_columns = {i for i, c in enumerate(cols, 1) if any(s.kind == "text" for _, s in _owners(game, c))}
+    text_columns = {i for i, c in enumerate(cols, 1) if any(s.kind == "text" for _type, s in _owners(game, c))}
     for index in text_columns:
         sheet.column_dimensions[get_column_letter(index)].alignment = wrap  # the rows still to fill too
     for col_cells in sheet.iter_cols(min_row=2):

@@ -38,6 +38,7 @@ from importlib import resources
 from pathlib import Path
 
 from engine.errors import CardpressError
+from engine.i18n import _
 from engine.keys import read_or_make_key
 from engine.paths import user_data_dir
 
@@ -74,16 +75,16 @@ def source_font() -> tuple[Path, Path]:
     try:
         root = resources.files("justmytype_intl_cjk") / "fonts" / "ofl" / "notosanssc"
     except ModuleNotFoundError:
-        raise FontError("the package 'justmytype-intl-cjk' is not installed (pip install -e .)") from None
+        raise FontError(_("the package 'justmytype-intl-cjk' is not installed (pip install -e .)")) from None
     font = Path(str(root / "NotoSansSC[wght].ttf"))
     licence = Path(str(root / "OFL.txt"))
     if not font.is_file():
-        raise FontError(f"Noto Sans SC not found at {font}")
+        raise FontError(_("Noto Sans SC not found at {path}").format(path=font))
     return font, licence
 
 
 def _fonts_dir() -> Path:
-    font, _ = source_font()
+    font, _licence = source_font()
     stat = font.stat()
     key = hashlib.sha1(f"{BUILD_VERSION}:{font.name}:{stat.st_size}".encode()).hexdigest()[:12]
     return cache_dir() / "fonts" / key
@@ -107,7 +108,7 @@ def _rename(tt, style: str) -> None:
 
 
 def _say(label: str) -> None:
-    sys.stderr.write(f"preparing the printing font {label} (first run only, about half a minute) …\n")
+    sys.stderr.write(_("preparing the printing font {font} (first run only, about half a minute) …").format(font=label) + "\n")
     sys.stderr.flush()
 
 
@@ -121,15 +122,15 @@ def build_fonts(progress=None, jobs: int | None = None) -> list[Path]:
     font behind.
     """
     out = _fonts_dir()
-    wanted = [out / fname for *_, fname in WEIGHTS]
+    wanted = [out / fname for *_rest, fname in WEIGHTS]
     if all(p.is_file() for p in wanted):
         return wanted
     from .workers import halves, in_parallel, resolve_jobs
 
     out.mkdir(parents=True, exist_ok=True)
     src, licence = source_font()
-    todo = [(weight, style, target) for (_, weight, style, _), target in zip(WEIGHTS, wanted) if not target.is_file()]
-    for _, style, _ in todo:
+    todo = [(weight, style, target) for (_name, weight, style, _file), target in zip(WEIGHTS, wanted) if not target.is_file()]
+    for _weight, style, _target in todo:
         (progress or _say)(f"{FAMILY} {style}")
 
     def make(weights: list) -> None:

@@ -36,6 +36,8 @@ import pypdfium2.raw as pdfium_c
 from isal import isal_zlib
 from PIL import Image
 
+from engine.i18n import _
+
 from .atomic import atomic_write, output_path
 from .fonts import release_font_files
 
@@ -241,8 +243,8 @@ def write_images(prep: Prepared, out_dir: Path, dpi: int = 300, bleed_mm: float 
         work = Path(tmp)
         pages = _render_pdfs(prep, bleed_mm, work, 2 if workers > 1 else 1)
         release_font_files(prep.painter.fonts)  # painted: the workers render from the PDFs
-        pngs = [output_path(out_dir / "images", f"{name}.png") for _, _, name in pages]
-        cells = {name: work / f"{n}.png" for n, (_, _, name) in enumerate(pages)} if tts else {}
+        pngs = [output_path(out_dir / "images", f"{name}.png") for _pdf, _page, name in pages]
+        cells = {name: work / f"{n}.png" for n, (_pdf, _page, name) in enumerate(pages)} if tts else {}
         jobs = sorted((pdf, page, png, cells.get(name)) for (pdf, page, name), png in zip(pages, pngs))
         tasks = [jobs[i:i + CHUNK] for i in range(0, len(jobs), CHUNK)]
         done = 0
@@ -252,13 +254,13 @@ def write_images(prep: Prepared, out_dir: Path, dpi: int = 300, bleed_mm: float 
             done += count
             result.size_px = size or result.size_px
             if progress:
-                progress("card images", done, len(names))
+                progress(_("card images"), done, len(names))
 
         sheets = _sheet_tasks(prep, cells, out_dir / "tts") if tts else []
 
         def made(count: int) -> None:
             if progress:
-                progress("TTS sheets", count, len(sheets))
+                progress(_("TTS sheets"), count, len(sheets))
 
         if workers <= 1:
             _open(dpi, cell, bleed_mm)

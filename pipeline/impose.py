@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from engine.errors import CardpressError
+from engine.i18n import _
 from engine.limits import MIN_CARD_MM
 
 PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -87,10 +88,12 @@ class SheetLayout:
         return (self.paper_w - self.block_w) / 2, (self.paper_h - self.block_h) / 2
 
     def describe(self) -> str:
-        orient = "cards lying down" if self.rotated else "cards upright"
-        bleed = "own bleed on every side" if self.gutter + _EPS >= 2 * self.bleed else "shared cut lines"
-        return (f"{self.cols}×{self.rows} = {self.per_sheet} per {self.paper.upper()} sheet, {orient}, "
-                f"gutter {self.gutter:g} mm ({bleed}), bleed {self.bleed:g} mm, margin {self.margin:g} mm")
+        orient = _("cards lying down") if self.rotated else _("cards upright")
+        bleed = _("own bleed on every side") if self.gutter + _EPS >= 2 * self.bleed else _("shared cut lines")
+        return (_("{cols}×{rows} = {per_sheet} per {paper} sheet, {orient}, gutter {gutter:g} mm ({bleed}), "
+                  "bleed {bleed_mm:g} mm, margin {margin:g} mm")
+                .format(cols=self.cols, rows=self.rows, per_sheet=self.per_sheet, paper=self.paper.upper(),
+                        orient=orient, gutter=self.gutter, bleed=bleed, bleed_mm=self.bleed, margin=self.margin))
 
     # ------------------------------------------------------------------ positions
     def _clip(self, x: float, y: float, col: int, row: int) -> tuple[float, float, float, float]:
@@ -186,13 +189,14 @@ def choose_layout(paper: str, card_w: float, card_h: float, bleed: float = 3.0, 
     9
     """
     if paper not in PAPERS_MM:
-        raise LayoutError(f"unknown paper {paper!r}; use one of: {', '.join(PAPERS_MM)}")
+        raise LayoutError(_("unknown paper {paper!r}; use one of: {papers}").format(paper=paper, papers=", ".join(PAPERS_MM)))
     lengths = [bleed, margin] + ([gutter] if gutter is not None else [])
     if not all(math.isfinite(v) and v >= 0 for v in lengths):
-        raise LayoutError("bleed, margin and gutter must be finite and not negative")
+        raise LayoutError(_("bleed, margin and gutter must be finite and not negative"))
     # A zero-sized card would fit infinitely often: counting cells would never end.
     if not all(math.isfinite(v) and v >= MIN_CARD_MM for v in (card_w, card_h)):
-        raise LayoutError(f"a card side must be at least {MIN_CARD_MM:g} mm, got {card_w!r} × {card_h!r}")
+        raise LayoutError(_("a card side must be at least {min:g} mm, got {w!r} × {h!r}")
+                          .format(min=MIN_CARD_MM, w=card_w, h=card_h))
     pw, ph = PAPERS_MM[paper]
     room_w, room_h = pw - 2 * margin, ph - 2 * margin
     gutters = [gutter] if gutter is not None else [2 * bleed, 0.0]
@@ -207,7 +211,8 @@ def choose_layout(paper: str, card_w: float, card_h: float, bleed: float = 3.0, 
                     best = (score, SheetLayout(paper, pw, ph, margin, bleed, g, cols, rows, rotated, card_w, card_h))
     if best is None:
         raise LayoutError(
-            f"a {card_w:g} × {card_h:g} mm card with {bleed:g} mm bleed and room for crop marks does not fit "
-            f"{paper.upper()} paper inside a {margin:g} mm margin"
+            _("a {w:g} × {h:g} mm card with {bleed:g} mm bleed and room for crop marks does not fit "
+              "{paper} paper inside a {margin:g} mm margin")
+            .format(w=card_w, h=card_h, bleed=bleed, paper=paper.upper(), margin=margin)
         )
     return best[1]

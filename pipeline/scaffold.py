@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 
 from engine.errors import CardpressError
+from engine.i18n import _
 from engine.paths import templates_root
 
 #: game.yaml `id` is at most this long (it names the output folder).
@@ -137,7 +138,7 @@ def scaffold(path: Path, name: str | None = None) -> Path:
     """Create a starter game at ``path``; refuse to touch a non-empty folder (nothing is lost)."""
     path = Path(path)
     if path.exists() and any(path.iterdir()):
-        raise ScaffoldError(f"{path} exists and is not empty; choose a new folder")
+        raise ScaffoldError(_("{path} exists and is not empty; choose a new folder").format(path=path))
     game_id = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in path.resolve().name.lower())
     game_id = game_id[:MAX_GAME_ID_CHARS].strip("-")  # the id is a slug: it names dist/<id>
     name = name or path.resolve().name

@@ -33,6 +33,7 @@ from reportlab.platypus.paragraph import Paragraph
 from reportlab.rl_config import _FUZZ
 
 from engine.errors import CardpressError
+from engine.i18n import _
 
 #: No line may start with these (closing punctuation, stops, iteration marks, small kana, units).
 CANNOT_START = frozenset(
@@ -95,7 +96,7 @@ def blank_sides(font_name: str) -> dict[str, str]:
             if gid is None or advance is None or abs(advance - 1000) > 1:
                 continue
             file.seek(glyf + positions[gid])
-            contours, x_min, _, x_max, _ = struct.unpack(">hhhhh", file.read(10))
+            contours, x_min, _y_min, x_max, _y_max = struct.unpack(">hhhhh", file.read(10))
             if contours == 0:
                 continue
             x_min, x_max = x_min * 1000 / units, x_max * 1000 / units
@@ -198,8 +199,8 @@ def _no_orphans(m: Measure, lines: list, max_widths: Sequence[float]) -> None:
     ("…摧 / 毁。") takes a glyph or two down from the line above, at a legal break."""
     chars = m.chars
     for idx in range(1, len(lines)):
-        s, e, _, forced = lines[idx]
-        ps, pe, _, pforced = lines[idx - 1]
+        s, e, _used, forced = lines[idx]
+        ps, pe, _pused, pforced = lines[idx - 1]
         if pforced or not (forced or idx == len(lines) - 1) or _content(chars[s:e]) != 1:
             continue
         max_w = max_widths[min(idx, len(max_widths) - 1)]
@@ -330,7 +331,7 @@ def _cjk_frag_split(frags, maxWidths, calcBounds, encoding="utf8", justify=False
     m = Measure([str(u) for u in U], widths, left, right)
     spans = _break(m, list(maxWidths), lambda i: hasattr(U[i].frag, "lineBreak"))
     lines = []
-    for k, (s, e, _, forced) in enumerate(spans):
+    for k, (s, e, _used, forced) in enumerate(spans):
         max_w = maxWidths[min(k, len(maxWidths) - 1)]
         em = max((U[i].frag.fontSize for i in range(s, e)), default=0)
         lead, after, extra = set_line(m, s, e, max_w, justify and not forced and k < len(spans) - 1, em)
@@ -424,7 +425,7 @@ def _word_split(word, maxWidths, fontName, fontSize, encoding="utf8"):
     left = [w / 2 if sides.get(c) == "left" else 0.0 for c, w in zip(chars, widths)]
     right = [w / 2 if sides.get(c) == "right" else 0.0 for c, w in zip(chars, widths)]
     out = []
-    for n, (s, e, used, _) in enumerate(break_lines(chars, widths, list(maxWidths), left=left, right=right)):
+    for n, (s, e, used, _forced) in enumerate(break_lines(chars, widths, list(maxWidths), left=left, right=right)):
         max_w = maxWidths[min(n, len(maxWidths) - 1)]
         out.append([max_w - used, "".join(chars[s:e])])
     return out
@@ -513,7 +514,7 @@ def fit_paragraph(markup: str, style: ParagraphStyle, width: float, height: floa
     def attempt(size: float) -> tuple[Paragraph, float]:
         st = ParagraphStyle("fit", parent=style, fontSize=size, leading=size * ratio)
         para = Paragraph(markup, st)
-        _, h = para.wrap(width, height)
+        _w, h = para.wrap(width, height)
         return para, h
 
     lo, hi = round(min_size / step), round(max_size / step)
@@ -530,5 +531,6 @@ def fit_paragraph(markup: str, style: ParagraphStyle, width: float, height: floa
         else:
             hi = mid - 1
     if best is None:
-        raise TextOverflow(f"text needs {h:.0f} pt of height at {min_size} pt; the box has {height:.0f} pt")
+        raise TextOverflow(_("text needs {needed:.0f} pt of height at {size} pt; the box has {height:.0f} pt")
+                           .format(needed=h, size=min_size, height=height))
     return best

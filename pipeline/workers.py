@@ -25,6 +25,7 @@ import warnings
 from typing import Any, Callable, TypeVar
 
 from engine.errors import CardpressError
+from engine.i18n import _
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -125,7 +126,8 @@ def in_parallel(child: Callable[[], T], parent: Callable[[], U], jobs: int,
             kind, value = marshal.loads(receive.recv_bytes())
         except EOFError:  # the child ended (killed, or exited) without an answer
             process.join()
-            raise RuntimeError(f"a build worker stopped without an answer (exit code {process.exitcode})") from None
+            raise RuntimeError(_("a build worker stopped without an answer (exit code {code})")
+                               .format(code=process.exitcode)) from None
     except BaseException:
         process.terminate()
         raise
@@ -139,7 +141,7 @@ def in_parallel(child: Callable[[], T], parent: Callable[[], U], jobs: int,
         number, reason, filename = value
         raise OSError(number, reason, filename)
     if kind == "bug":
-        raise RuntimeError(f"a build worker failed:\n{value}")
+        raise RuntimeError(_("a build worker failed:") + f"\n{value}")
     return mine, value
 
 

@@ -35,6 +35,7 @@ from engine import limits
 from engine.cards import Card
 from engine.definitions import GameDefinition
 from engine.errors import CardpressError
+from engine.i18n import _
 from engine.paths import templates_root
 
 from ..text import escape
@@ -74,7 +75,7 @@ def _field_of(source: str, number: int) -> str:
     except (yaml.YAMLError, ValueError, RecursionError, IndexError, TypeError, KeyError):
         return ""
     if isinstance(item, dict) and isinstance(item.get("field"), str):
-        return f", field {item['field']!r}"
+        return _(", field {field!r}").format(field=item["field"])
     return ""
 
 
@@ -122,11 +123,12 @@ class Layouts:
         icons = self.style.data.get("icons", {})
         name = match.group(1)
         if name not in icons:
-            raise TemplateError(f"unknown icon :{name}: in rules text; style.yaml defines: "
-                                f"{', '.join(':' + k + ':' for k in icons) or 'none'}")
+            raise TemplateError(_("unknown icon :{name}: in rules text; style.yaml defines: {icons}")
+                                .format(name=name, icons=", ".join(":" + k + ":" for k in icons) or _("none")))
         return str(self._macros.icon(name))
 
-    def _template(self, names: list[str], what: str = "template"):
+    def _template(self, names: list[str], what: str | None = None):
+        what = what or _("template")
         key = "|".join(names)
         tpl = self._cache.get(key)
         if tpl is None:
@@ -135,24 +137,27 @@ class Layouts:
             except TemplateFailure as exc:
                 if exc.file:
                     raise TemplateError(f"{exc.where}: {what}: {exc.message}") from None
-                raise TemplateError(f"{what}: {exc.message} (looked in {', '.join(map(str, self.dirs))})") from None
+                raise TemplateError(_("{what}: {error} (looked in {folders})")
+                                    .format(what=what, error=exc.message, folders=", ".join(map(str, self.dirs)))) from None
             self._cache[key] = tpl
         return tpl
 
     def _render(self, tpl, what: str, **context: Any) -> list[Element]:
         size = self.game.card_size
         if tpl.filename in self._timed_out:
-            raise TemplateError(f"{tpl.filename}: {what}: not rendered, {self._timed_out[tpl.filename]}")
+            raise TemplateError(_("{file}: {what}: not rendered, {why}")
+                                .format(file=tpl.filename, what=what, why=self._timed_out[tpl.filename]))
         if self._spent > limits.MAX_BUILD_TEMPLATE_SECONDS:
-            raise TemplateError(f"{tpl.filename}: {what}: not rendered, the templates have taken more than "
-                                f"{limits.MAX_BUILD_TEMPLATE_SECONDS:g} s in all for this build "
-                                "(far beyond any real card design); cardpress stops here")
+            raise TemplateError(_("{file}: {what}: not rendered, the templates have taken more than "
+                                  "{seconds:g} s in all for this build "
+                                  "(far beyond any real card design); cardpress stops here")
+                                .format(file=tpl.filename, what=what, seconds=limits.MAX_BUILD_TEMPLATE_SECONDS))
         started = time.monotonic()
         try:
             source = render(tpl, {"W": size.width_mm, "H": size.height_mm, **context})
         except TemplateFailure as exc:
             if exc.timed_out:
-                self._timed_out[tpl.filename] = f"the template ran out of time for {what}"
+                self._timed_out[tpl.filename] = _("the template ran out of time for {what}").format(what=what)
             raise TemplateError(f"{exc.where or tpl.filename}: {what}: {exc.message}") from None
         finally:
             self._spent += time.monotonic() - started
@@ -161,20 +166,22 @@ class Layouts:
         except ElementError as exc:
             raise TemplateError(f"{tpl.filename}: {what}{_field_of(source, exc.number)}: {exc}") from None
         except (yaml.YAMLError, ValueError, RecursionError) as exc:
-            raise TemplateError(f"{tpl.filename}: {what}: the template renders invalid YAML: {exc}") from None
+            raise TemplateError(_("{file}: {what}: the template renders invalid YAML: {error}")
+                                .format(file=tpl.filename, what=what, error=exc)) from None
 
     def face(self, card: Card, bleed_mm: float) -> list[Element]:
         """Element list of a card's face."""
         ctype = self.game.card_types[card.type]
         tpl = self._template([ctype.template or f"{card.type}.yaml.j2", "card.yaml.j2"],
-                             f"card {card.id!r} (card type {card.type!r} in game.yaml)")
+                             _("card {card!r} (card type {type!r} in game.yaml)").format(card=card.id, type=card.type))
         return self._render(
-            tpl, f"card {card.id!r}", card=card, c=card.values, ctype=ctype, type_id=card.type,
+            tpl, _("card {card!r}").format(card=card.id), card=card, c=card.values, ctype=ctype, type_id=card.type,
             fields=self.game.fields_of(card.type), color=self.style.color(card.type),
             rules=self.game.rules, bleed=bleed_mm, has_art=card.art_path is not None,
         )
 
     def back(self, name: str, bleed_mm: float) -> list[Element]:
         """Element list of a card back design (``default``, ``level``, ``outpost``…)."""
-        tpl = self._template([f"back-{name}.yaml.j2", "back.yaml.j2"], f"back {name!r}")
-        return self._render(tpl, f"back {name!r}", back=name, bleed=bleed_mm, rules=self.game.rules)
+        what = _("back {back!r}").format(back=name)
+        tpl = self._template([f"back-{name}.yaml.j2", "back.yaml.j2"], what)
+        return self._render(tpl, what, back=name, bleed=bleed_mm, rules=self.game.rules)

@@ -23,6 +23,7 @@ from typing import Any, Callable
 import yaml
 
 from engine import limits
+from engine.i18n import _
 
 from .markup import MarkupError, check_markup
 
@@ -54,8 +55,11 @@ class ElementError(ValueError):
 
     def __init__(self, number: int, key: str | None, message: str):
         self.number, self.key, self.message = number, key, message
-        where = f"element {number}" + (f", key {key!r}" if key else "")
-        super().__init__(f"{where}: {message}")
+        if key:
+            text = _("element {n}, key {key!r}: {error}").format(n=number, key=key, error=message)
+        else:
+            text = _("element {n}: {error}").format(n=number, error=message)
+        super().__init__(text)
 
 
 @dataclass(frozen=True)
@@ -97,24 +101,24 @@ class _Bad(Exception):
 
 def _number(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise _Bad(f"must be a number, got {value!r}")
+        raise _Bad(_("must be a number, got {value!r}").format(value=value))
     result = float(value)
     if not math.isfinite(result):
-        raise _Bad(f"must be a finite number, got {value!r}")
+        raise _Bad(_("must be a finite number, got {value!r}").format(value=value))
     return result
 
 
 def _coord(value: Any) -> float:
     v = _number(value)
     if abs(v) > MAX_COORD_MM:
-        raise _Bad(f"{v:g} mm is far off the card (at most ±{MAX_COORD_MM:g})")
+        raise _Bad(_("{value:g} mm is far off the card (at most ±{limit:g})").format(value=v, limit=MAX_COORD_MM))
     return v
 
 
 def _length(value: Any) -> float:
     v = _coord(value)
     if v < 0:
-        raise _Bad(f"must be 0 or more, got {v:g}")
+        raise _Bad(_("must be 0 or more, got {value:g}").format(value=v))
     return v
 
 
@@ -122,7 +126,7 @@ def _bounded_positive(limit: float, unit: str) -> Callable[[Any], float]:
     def check(value: Any) -> float:
         v = _number(value)
         if not 0 < v <= limit:
-            raise _Bad(f"must be above 0 and at most {limit:g}{unit}, got {v:g}")
+            raise _Bad(_("must be above 0 and at most {limit:g}{unit}, got {value:g}").format(limit=limit, unit=unit, value=v))
         return v
     return check
 
@@ -137,7 +141,7 @@ _HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 def normal_color(value: Any) -> str:
     """``#rgb``/``#rrggbb``/``#rrggbbaa`` → lower-case ``#rrggbb[aa]``; raises ValueError."""
     if not isinstance(value, str) or not _HEX.fullmatch(value):
-        raise ValueError(f"must be a colour like \"#1e1e1e\" (#rgb, #rrggbb or #rrggbbaa), got {value!r}")
+        raise ValueError(_("must be a colour like \"#1e1e1e\" (#rgb, #rrggbb or #rrggbbaa), got {value!r}").format(value=value))
     if len(value) == 4:
         value = "#" + "".join(ch * 2 for ch in value[1:])
     return value.lower()
@@ -156,18 +160,18 @@ def _color_or_none(value: Any) -> str | None:
     try:
         return normal_color(value)
     except ValueError as exc:
-        raise _Bad(f"{exc} or none") from None
+        raise _Bad(_("{error} or none").format(error=exc)) from None
 
 
 def _bool(value: Any) -> bool:
     if not isinstance(value, bool):
-        raise _Bad(f"must be true or false, got {value!r}")
+        raise _Bad(_("must be true or false, got {value!r}").format(value=value))
     return value
 
 
 def _short_text(value: Any) -> str:
     if not isinstance(value, str) or len(value) > MAX_TEXT_CHARS:
-        raise _Bad(f"must be text (at most {MAX_TEXT_CHARS:,} characters), got {value!r:.60}")
+        raise _Bad(_("must be text (at most {limit:,} characters), got {value!r:.60}").format(limit=MAX_TEXT_CHARS, value=value))
     return value
 
 
@@ -177,7 +181,7 @@ def _text(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
-        raise _Bad(f"must be text, got {value!r}")
+        raise _Bad(_("must be text, got {value!r}").format(value=value))
     if isinstance(value, (int, float)):
         return str(value)
     return _short_text(value)
@@ -195,31 +199,31 @@ def _markup(value: Any) -> str:
 def _choice(*options: str) -> Callable[[Any], str]:
     def check(value: Any) -> str:
         if value not in options:
-            raise _Bad(f"must be one of {', '.join(options)}, got {value!r}")
+            raise _Bad(_("must be one of {options}, got {value!r}").format(options=", ".join(options), value=value))
         return value
     return check
 
 
 def _points(value: Any) -> list[tuple[float, float]]:
     if not isinstance(value, list) or not 3 <= len(value) <= MAX_POINTS:
-        raise _Bad(f"must be a list of 3 to {MAX_POINTS} [x, y] pairs, got {value!r:.60}")
+        raise _Bad(_("must be a list of 3 to {limit} [x, y] pairs, got {value!r:.60}").format(limit=MAX_POINTS, value=value))
     out = []
     for n, pair in enumerate(value, 1):
         if not isinstance(pair, list) or len(pair) != 2:
-            raise _Bad(f"point {n} must be an [x, y] pair, got {pair!r:.40}")
+            raise _Bad(_("point {n} must be an [x, y] pair, got {value!r:.40}").format(n=n, value=pair))
         try:
             out.append((_coord(pair[0]), _coord(pair[1])))
         except _Bad as exc:
-            raise _Bad(f"point {n}: {exc}") from None
+            raise _Bad(_("point {n}: {error}").format(n=n, error=exc)) from None
     return out
 
 
 def _dash(value: Any) -> list[float]:
     if not isinstance(value, list) or not 1 <= len(value) <= MAX_DASH:
-        raise _Bad(f"must be a list of 1 to {MAX_DASH} dash lengths in points, got {value!r:.60}")
+        raise _Bad(_("must be a list of 1 to {limit} dash lengths in points, got {value!r:.60}").format(limit=MAX_DASH, value=value))
     out = [_number(v) for v in value]
     if any(v < 0 or v > MAX_COORD_MM for v in out) or not any(out):
-        raise _Bad(f"dash lengths must be 0 to {MAX_COORD_MM:g}, not all 0, got {value!r}")
+        raise _Bad(_("dash lengths must be 0 to {limit:g}, not all 0, got {value!r}").format(limit=MAX_COORD_MM, value=value))
     return out
 
 
@@ -253,10 +257,11 @@ DEFAULT_SIZE = {"text": 9.0, "para": 8.5}
 def validate_element(number: int, item: Any) -> tuple[str, dict[str, Any]]:
     """``(kind, props)`` of one raw element, or ``ElementError``."""
     if not isinstance(item, dict):
-        raise ElementError(number, None, f"must be a mapping like {{kind: rect, x: 0, …}}, got {item!r:.60}")
+        raise ElementError(number, None, _("must be a mapping like {{kind: rect, x: 0, …}}, got {value!r:.60}").format(value=item))
     kind = item.get("kind")
     if kind not in SCHEMA:
-        raise ElementError(number, "kind", f"must be one of {', '.join(sorted(ELEMENT_KINDS))}, got {kind!r}")
+        raise ElementError(number, "kind", _("must be one of {options}, got {value!r}")
+                           .format(options=", ".join(sorted(ELEMENT_KINDS)), value=kind))
     required, optional = SCHEMA[kind]
     props: dict[str, Any] = {}
     for key, value in item.items():
@@ -265,18 +270,20 @@ def validate_element(number: int, item: Any) -> tuple[str, dict[str, Any]]:
         check = required.get(key) or optional.get(key)
         if check is None:
             allowed = ", ".join([*required, *optional])
-            raise ElementError(number, str(key), f"unknown key for a {kind} element (allowed: {allowed})")
+            raise ElementError(number, str(key), _("unknown key for a {kind} element (allowed: {allowed})")
+                               .format(kind=kind, allowed=allowed))
         try:
             props[key] = check(value)
         except _Bad as exc:
             raise ElementError(number, str(key), str(exc)) from None
     for key in required:
         if key not in props:
-            raise ElementError(number, key, f"missing; a {kind} element needs {', '.join(required)}")
+            raise ElementError(number, key, _("missing; a {kind} element needs {keys}").format(kind=kind, keys=", ".join(required)))
     if "min_size" in props:
         size = props.get("size", DEFAULT_SIZE[kind])
         if props["min_size"] > size:
-            raise ElementError(number, "min_size", f"{props['min_size']:g} pt is larger than the size {size:g} pt")
+            raise ElementError(number, "min_size", _("{min_size:g} pt is larger than the size {size:g} pt")
+                               .format(min_size=props["min_size"], size=size))
     return kind, props
 
 
@@ -285,11 +292,11 @@ def validate_elements(items: Any, source: str) -> list[Element]:
     if items is None:
         return []
     if not isinstance(items, list):
-        raise ElementError(0, None, "the template must render a YAML list of elements")
+        raise ElementError(0, None, _("the template must render a YAML list of elements"))
     out = []
     for n, item in enumerate(items, 1):
         kind, props = validate_element(n, item)
-        out.append(Element(kind, props, f"{source}, element {n}"))
+        out.append(Element(kind, props, _("{template}, element {n}").format(template=source, n=n)))
     return out
 
 
@@ -391,5 +398,5 @@ def elements_from_source(source: str, template: str) -> list[Element]:
                 if len(_LINE_CACHE) >= _LINE_CACHE_MAX:
                     _LINE_CACHE.clear()
                 _LINE_CACHE[stripped] = hit
-        out.append(Element(hit[0], hit[1], f"{template}, element {n}"))
+        out.append(Element(hit[0], hit[1], _("{template}, element {n}").format(template=template, n=n)))
     return out

@@ -43,6 +43,8 @@ from pydantic import BaseModel
 
 from engine import limits
 from engine.errors import CardpressError
+from engine.i18n import N_, _
+from engine.i18n import _ as tr
 from engine.paths import UnsafePath, confine, read_bounded, templates_root
 
 #: Largest string, list or mapping a template expression may build (a render's whole output
@@ -73,12 +75,13 @@ class TemplateFailure(CardpressError):
         """``file, line N`` (plus the templates it was called from), or '' when unknown."""
         if not self.file:
             return ""
-        text = f"{self.file}, line {self.line}" if self.line else self.file
-        callers = list(dict.fromkeys(f"{f}, line {n}" for f, n in reversed(self.stack[:-1])
+        at = _("{file}, line {line}")
+        text = at.format(file=self.file, line=self.line) if self.line else self.file
+        callers = list(dict.fromkeys(at.format(file=f, line=n) for f, n in reversed(self.stack[:-1])
                                      if (f, n) != (self.file, self.line)))
         if callers:
             shown = callers[:_CALLERS_SHOWN] + (["…"] if len(callers) > _CALLERS_SHOWN else [])
-            text += f" (called from {'; '.join(shown)})"
+            text += _(" (called from {callers})").format(callers="; ".join(shown))
         return text
 
 
@@ -105,14 +108,14 @@ class _Budget:
     def charge(self, n: int) -> None:
         self.iterations += n
         if self.iterations > limits.MAX_TEMPLATE_ITERATIONS:
-            raise TemplateLimit(f"the template runs more than {limits.MAX_TEMPLATE_ITERATIONS:,} loop "
-                                f"iterations in one render; cardpress stops it here")
+            raise TemplateLimit(_("the template runs more than {limit:,} loop iterations in one render; "
+                                  "cardpress stops it here").format(limit=limits.MAX_TEMPLATE_ITERATIONS))
         self.clock()
 
     def clock(self) -> None:
         if time.monotonic() > self.deadline:
-            raise TemplateTimeout(f"the template takes more than {limits.MAX_TEMPLATE_SECONDS:g} s for one "
-                                  f"render; cardpress stops it here")
+            raise TemplateTimeout(_("the template takes more than {seconds:g} s for one render; "
+                                    "cardpress stops it here").format(seconds=limits.MAX_TEMPLATE_SECONDS))
 
 
 _budget: ContextVar[_Budget | None] = ContextVar("template_budget", default=None)
@@ -138,20 +141,38 @@ def _clock() -> None:
         budget.clock()
 
 
-def _too_big(what: str, size: int) -> TemplateLimit:
-    return TemplateLimit(f"{what} would be {size:,} long; a template value may hold at most {MAX_VALUE_LEN:,}")
+#: What a size check is about (``what`` below): N_-marked keys, translated (``tr``) only when a
+#: message is made — the checks run on every value a template prints. ``{name}``: a filter or
+#: method; ``{type}``: a Python type's name.
+_A_VALUE = N_("a {type}")
+_THE_VALUE = N_("the value")
+_FORMATTED_FIELD = N_("a formatted field")
+_FORMATTED_VALUE = N_("a formatted value")
+_PRINTED_VALUE = N_("the printed value")
+_GIVEN_TO = N_("the value given to |{name}")
+_REPEATED = N_("{type} repeated {n:,} times")
+_JOINED = N_("a value joined with '~'")
+
+
+def _what(what: str, **fields: Any) -> str:
+    return tr(what).format(**fields)  # what: one of the N_ keys of this module
+
+
+def _too_big(what: str, size: int, **fields: Any) -> TemplateLimit:
+    return TemplateLimit(_("{what} would be {size:,} long; a template value may hold at most {limit:,}")
+                         .format(what=_what(what, **fields), size=size, limit=MAX_VALUE_LEN))
 
 
 def _check_len(value: Any) -> Any:
     if isinstance(value, (str, list, tuple, dict, set, frozenset, bytes)) and len(value) > MAX_VALUE_LEN:
-        raise _too_big(f"a {type(value).__name__}", len(value))
+        raise _too_big(_A_VALUE, len(value), type=type(value).__name__)
     return value
 
 
 _CONTAINERS = (list, tuple, dict, set, frozenset)
 
 
-def _weight(value: Any, what: str) -> int:
+def _weight(value: Any, what: str, **fields: Any) -> int:
     """Characters and items ``value`` holds, all the way down (a list of a million references to
     one long string is small to build but enormous to print); raises past ``MAX_VALUE_LEN``
     without walking further."""
@@ -170,13 +191,13 @@ def _weight(value: Any, what: str) -> int:
         else:
             total += 1
         if total > MAX_VALUE_LEN:
-            raise _too_big(what, total)
+            raise _too_big(what, total, **fields)
     return total
 
 
-def _check_weight(value: Any, what: str = "the value") -> Any:
+def _check_weight(value: Any, what: str = _THE_VALUE, **fields: Any) -> Any:
     if isinstance(value, _CONTAINERS):
-        _weight(value, what)
+        _weight(value, what, **fields)
     return value
 
 
@@ -185,33 +206,34 @@ def _is_record(value: Any) -> bool:
     return isinstance(value, (BaseModel, PurePath)) or (dataclasses.is_dataclass(value) and not isinstance(value, type))
 
 
-def _check_printable(value: Any, what: str) -> Any:
+def _check_printable(value: Any, what: str, **fields: Any) -> Any:
     """Text made from ``value`` is bounded, and never the repr of a data object: that would
     print the receiver's file paths (a definition's folder, a card's file) onto a card."""
     stack = [value]
     while stack:
         v = stack.pop()
         if _is_record(v):
-            raise SecurityError(f"{what} is a {type(v).__name__}, which templates do not print; print one "
-                                f"of its fields (e.g. game.name, card.name)")
+            raise SecurityError(_("{what} is a {type}, which templates do not print; print one "
+                                  "of its fields (e.g. game.name, card.name)")
+                                .format(what=_what(what, **fields), type=type(v).__name__))
         if isinstance(v, _CONTAINERS):
-            _weight(v, what)
+            _weight(v, what, **fields)
             stack.extend(v.values() if isinstance(v, dict) else v)
     return value
 
 
-def _check_count(n: Any, what: str) -> None:
+def _check_count(n: Any, what: str, **fields: Any) -> None:
     if isinstance(n, int) and not isinstance(n, bool) and abs(n) > MAX_VALUE_LEN:
-        raise _too_big(what, abs(n))
+        raise _too_big(what, abs(n), **fields)
 
 
 def _int_too_long(bits: int) -> TemplateLimit:
     if bits > 2 * MAX_INT_BITS:
-        size = f"about {round(bits / math.log2(10)):,} digits"
+        size = _("about {n:,} digits").format(n=round(bits / math.log2(10)))
     else:
-        size = f"more than {limits.MAX_INT_DIGITS} digits"
-    return TemplateLimit(f"the number would have {size}; template numbers, like numbers in card data, "
-                         f"have at most {limits.MAX_INT_DIGITS}")
+        size = _("more than {n} digits").format(n=limits.MAX_INT_DIGITS)
+    return TemplateLimit(_("the number would have {size}; template numbers, like numbers in card data, "
+                           "have at most {n}").format(size=size, n=limits.MAX_INT_DIGITS))
 
 
 def _is_int(v: Any) -> bool:
@@ -226,9 +248,9 @@ def _check_mul(left: Any, right: Any) -> None:
     for seq, n in ((left, right), (right, left)):
         if isinstance(seq, (str, list, tuple, bytes)) and _is_int(n) and n > 0:
             if len(seq) * n > MAX_VALUE_LEN:
-                raise _too_big(f"{type(seq).__name__} repeated {n:,} times", len(seq) * n)
-            if not isinstance(seq, (str, bytes)) and _weight(seq, "the repeated list") * n > MAX_VALUE_LEN:
-                raise _too_big(f"{type(seq).__name__} repeated {n:,} times", _weight(seq, "the list") * n)
+                raise _too_big(_REPEATED, len(seq) * n, type=type(seq).__name__, n=n)
+            if not isinstance(seq, (str, bytes)) and _weight(seq, N_("the repeated list")) * n > MAX_VALUE_LEN:
+                raise _too_big(_REPEATED, _weight(seq, N_("the list")) * n, type=type(seq).__name__, n=n)
 
 
 def _check_pow(base: Any, exp: Any) -> None:
@@ -241,9 +263,9 @@ def _check_pow(base: Any, exp: Any) -> None:
 def _check_add(left: Any, right: Any) -> None:
     if isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
         if len(left) + len(right) > MAX_VALUE_LEN:
-            raise _too_big("joining two values", len(left) + len(right))
+            raise _too_big(N_("joining two values"), len(left) + len(right))
         if isinstance(left, (list, tuple)):
-            _weight([left, right], "joining two lists")
+            _weight([left, right], N_("joining two lists"))
 
 
 _PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[#0\- +]*(\*|\d+)?(?:\.(\*|\d+))?")
@@ -258,10 +280,10 @@ def _check_percent(fmt: str, args: Any) -> None:
             if group == "*":
                 starred = True
             elif group:
-                _check_count(int(group), "a formatted field")
+                _check_count(int(group), _FORMATTED_FIELD)
     if starred:
         for a in args if isinstance(args, tuple) else (args,):
-            _check_count(a, "a formatted field")
+            _check_count(a, _FORMATTED_FIELD)
 
 
 def _check_spec(spec: str) -> None:
@@ -269,9 +291,9 @@ def _check_spec(spec: str) -> None:
     for digits in _DIGITS.findall(spec):
         # More digits than the bound itself has: too big, and not worth converting to an int.
         if len(digits) > len(str(MAX_VALUE_LEN)):
-            raise TemplateLimit(f"a formatted field {digits[:12]}… wide; a template value may hold at most "
-                                f"{MAX_VALUE_LEN:,}")
-        _check_count(int(digits), "a formatted field")
+            raise TemplateLimit(_("a formatted field {digits}… wide; a template value may hold at most {limit:,}")
+                                .format(digits=digits[:12], limit=MAX_VALUE_LEN))
+        _check_count(int(digits), _FORMATTED_FIELD)
 
 
 def _check_replace(text: Any, old: Any, new: Any, count: Any = -1) -> None:
@@ -282,7 +304,7 @@ def _check_replace(text: Any, old: Any, new: Any, count: Any = -1) -> None:
         hits = min(hits, count)
     size = len(text) + hits * (len(new) - len(old))
     if size > MAX_VALUE_LEN:
-        raise _too_big("the replaced text", size)
+        raise _too_big(N_("the replaced text"), size)
 
 
 def _check_join(sep: Any, items: Any) -> list | None:
@@ -290,9 +312,9 @@ def _check_join(sep: Any, items: Any) -> list | None:
     if not isinstance(sep, str):
         return None
     items = list(items)
-    size = len(sep) * max(len(items) - 1, 0) + _weight(items, "the joined text")
+    size = len(sep) * max(len(items) - 1, 0) + _weight(items, N_("the joined text"))
     if size > MAX_VALUE_LEN:
-        raise _too_big("the joined text", size)
+        raise _too_big(N_("the joined text"), size)
     return items
 
 
@@ -301,11 +323,11 @@ def _precheck_str_method(method: Any, args: tuple, kwargs: dict) -> tuple:
     text = method.__self__
     name = method.__name__
     if name in ("ljust", "rjust", "center", "zfill") and args:
-        _check_count(args[0], f"the padded text ({name})")
+        _check_count(args[0], N_("the padded text ({name})"), name=name)
     elif name == "expandtabs":
         size = (args[0] if args else kwargs.get("tabsize", 8))
         if _is_int(size):
-            _check_count(size * (text.count("\t") + 1), "the expanded text")
+            _check_count(size * (text.count("\t") + 1), N_("the expanded text"))
     elif name == "replace" and len(args) >= 2:
         _check_replace(text, args[0], args[1], args[2] if len(args) > 2 else kwargs.get("count", -1))
     elif name == "join" and args:
@@ -326,12 +348,12 @@ def _precheck_filter(name: str, args: tuple, kwargs: dict) -> tuple:
     value, rest = args[0], args[1:]
     if name in ("center", "wordwrap", "truncate", "batch", "slice"):
         for a in (*rest, *kwargs.values()):
-            _check_count(a, f"the result of |{name}")
+            _check_count(a, N_("the result of |{name}"), name=name)
     elif name == "indent":
         width = rest[0] if rest else kwargs.get("width", 4)
         lines = value.count("\n") + 1 if isinstance(value, str) else 1
         per_line = len(width) if isinstance(width, str) else width
-        _check_count(per_line * lines if _is_int(per_line) else 0, "the indented text")
+        _check_count(per_line * lines if _is_int(per_line) else 0, N_("the indented text"))
     elif name == "format" and isinstance(value, str):
         _check_percent(value, tuple(rest) or tuple(kwargs.values()))
     elif name == "replace" and len(rest) >= 2:
@@ -359,9 +381,9 @@ def _bounded_filter(name: str, func: Callable) -> Callable:
         _clock()
         if len(args) > skip:
             if name in _PRINTING_FILTERS:
-                _check_printable(args[skip], f"the value given to |{name}")
+                _check_printable(args[skip], _GIVEN_TO, name=name)
             else:
-                _check_weight(args[skip], f"the value given to |{name}")
+                _check_weight(args[skip], _GIVEN_TO, name=name)
         if skip:
             args = (args[0], *_precheck_filter(name, args[1:], kwargs))
         else:
@@ -409,8 +431,8 @@ class ConfinedLoader(jinja2.BaseLoader):
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
         if "\x00" in template or template.startswith(("/", "\\")) or _DRIVE.match(template) or \
                 PurePosixPath(template).is_absolute():
-            raise UnsafePath(f"template name {template!r} is an absolute path; templates are named "
-                             f"relative to the game folder's templates/")
+            raise UnsafePath(_("template name {name!r} is an absolute path; templates are named "
+                               "relative to the game folder's templates/").format(name=template))
         for folder in self.search_dirs:
             candidate = folder / template
             if not os.path.lexists(candidate):
@@ -422,12 +444,13 @@ class ConfinedLoader(jinja2.BaseLoader):
             try:
                 source = data.decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise UnsafePath(f"template {str(candidate)!r} is not UTF-8 text ({exc.reason})") from None
+                raise UnsafePath(_("template {name!r} is not UTF-8 text ({reason})")
+                                 .format(name=str(candidate), reason=exc.reason)) from None
             mtime = real.stat().st_mtime_ns
             return source, str(candidate), lambda: _mtime(real) == mtime
         if ".." in PurePosixPath(template).parts:
             # Not found and it climbs: say why rather than just "not found".
-            raise UnsafePath(f"template {template!r} climbs out with '..'; name a file inside templates/")
+            raise UnsafePath(_("template {name!r} climbs out with '..'; name a file inside templates/").format(name=template))
         raise jinja2.TemplateNotFound(template)
 
     def list_templates(self) -> list[str]:  # pragma: no cover - not used by cardpress
@@ -484,8 +507,8 @@ def _collect(pieces: Iterator[str]) -> str:
         total += len(piece)
         if total > limits.MAX_TEMPLATE_OUTPUT_CHARS:
             # Raised inside the template's frame, so the failure names the line writing it.
-            pieces.throw(TemplateLimit(f"the template writes more than {limits.MAX_TEMPLATE_OUTPUT_CHARS:,} "
-                                       f"characters for one render; cardpress stops it here"))
+            pieces.throw(TemplateLimit(_("the template writes more than {limit:,} characters for one render; "
+                                         "cardpress stops it here").format(limit=limits.MAX_TEMPLATE_OUTPUT_CHARS)))
         out.append(piece)
     return "".join(out)
 
@@ -493,7 +516,7 @@ def _collect(pieces: Iterator[str]) -> str:
 class _BoundedFormatter(SandboxedFormatter):
     def format_field(self, value: Any, format_spec: str) -> Any:
         _check_spec(format_spec)
-        _check_printable(value, "a formatted value")
+        _check_printable(value, _FORMATTED_VALUE)
         return _check_len(super().format_field(value, format_spec))
 
 
@@ -540,7 +563,7 @@ class CardpressEnvironment(ImmutableSandboxedEnvironment):
             _check_add(left, right)
         elif operator == "%" and isinstance(left, str):
             _check_percent(left, right)
-            _check_printable(right, "a formatted value")
+            _check_printable(right, _FORMATTED_VALUE)
         result = self.binop_table[operator](left, right)
         if _is_int(result) and result.bit_length() > MAX_INT_BITS:
             # Sums cannot explode in one step, but doubled in a loop they grow without end.
@@ -565,7 +588,7 @@ class CardpressEnvironment(ImmutableSandboxedEnvironment):
         def wrapper(*args: Any, **kwargs: Any) -> str:
             if is_map:
                 if kwargs or len(args) != 1:
-                    raise TypeError("format_map() takes exactly one mapping")
+                    raise TypeError(_("format_map() takes exactly one mapping"))
                 return _check_len(vformat(text, (), args[0]))
             return _check_len(vformat(text, args, kwargs))
 
@@ -578,7 +601,8 @@ class CardpressEnvironment(ImmutableSandboxedEnvironment):
         if budget is not None:
             budget.charge(len(rng))
         elif len(rng) > limits.MAX_TEMPLATE_ITERATIONS:
-            raise TemplateLimit(f"range of {len(rng):,} numbers; at most {limits.MAX_TEMPLATE_ITERATIONS:,}")
+            raise TemplateLimit(_("range of {n:,} numbers; at most {limit:,}")
+                                .format(n=len(rng), limit=limits.MAX_TEMPLATE_ITERATIONS))
         return rng
 
     def counted(self, iterable: Any) -> Any:
@@ -603,17 +627,17 @@ class CardpressEnvironment(ImmutableSandboxedEnvironment):
 
     def bounded_join(self, parts: Iterable[Any]) -> str:
         """``a ~ b``: sized before it is built."""
-        strs = [p if isinstance(p, str) else str(_check_printable(p, "a value joined with '~'")) for p in parts]
+        strs = [p if isinstance(p, str) else str(_check_printable(p, _JOINED)) for p in parts]
         size = sum(map(len, strs))
         if size > MAX_VALUE_LEN:
-            raise _too_big("joining text with '~'", size)
+            raise _too_big(N_("joining text with '~'"), size)
         return "".join(strs)
 
     def _bounded_concat(self, parts: Iterable[str]) -> str:
         strs = parts if isinstance(parts, list) else list(parts)
         size = sum(map(len, strs))
         if size > limits.MAX_TEMPLATE_OUTPUT_CHARS:
-            raise _too_big("a macro's or block's text", size)
+            raise _too_big(N_("a macro's or block's text"), size)
         return "".join(strs)
 
     def from_named_string(self, source: str, filename: str) -> jinja2.Template:
@@ -648,7 +672,7 @@ def _printable(value: Any) -> Any:
     """``{{ value }}``: weighed, and refused if it is a data object, before it becomes text."""
     if isinstance(value, (str, int, float)):
         return value
-    return _check_printable(value, "the printed value")
+    return _check_printable(value, _PRINTED_VALUE)
 
 
 def template_roots(folder: Path | None) -> list[Path]:
@@ -694,21 +718,21 @@ def _message(exc: BaseException) -> str:
     if isinstance(exc, TemplateLimit):
         return str(exc)
     if isinstance(exc, SecurityError):
-        return f"not allowed in a template: {exc}"
+        return _("not allowed in a template: {error}").format(error=exc)
     if isinstance(exc, jinja2.TemplatesNotFound):
-        return f"no template {' or '.join(map(repr, exc.templates))}"
+        return _("no template {names}").format(names=_(" or ").join(map(repr, exc.templates)))
     if isinstance(exc, jinja2.TemplateNotFound):
-        return f"no template {exc.name!r}"
+        return _("no template {name!r}").format(name=exc.name)
     if isinstance(exc, jinja2.UndefinedError):
         return exc.message or str(exc)
     if isinstance(exc, jinja2.TemplateSyntaxError):
-        return f"syntax error: {exc.message}"
+        return _("syntax error: {error}").format(error=exc.message)
     if isinstance(exc, jinja2.TemplateError):
         return exc.message or str(exc)
     if isinstance(exc, RecursionError):
-        return "templates or macros call themselves too deeply (a macro that never stops calling itself?)"
+        return _("templates or macros call themselves too deeply (a macro that never stops calling itself?)")
     if isinstance(exc, MemoryError):
-        return "the template needs more memory than any card could"
+        return _("the template needs more memory than any card could")
     if isinstance(exc, CardpressError):
         return str(exc)
     return f"{type(exc).__name__}: {exc}"

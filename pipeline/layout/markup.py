@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from engine.i18n import _
 from pipeline.fonts import BOLD, REGULAR
 
 #: The fonts cardpress registers; markup may name only these.
@@ -44,21 +45,21 @@ def _check_attrs(tag: str, attrs: str) -> None:
     for name, dq, sq in _ATTR.findall(attrs):
         value = dq if dq or not sq else sq
         if name not in allowed:
-            raise MarkupError(f"<{tag}> may not have the attribute {name!r}"
-                              + (f" (allowed: {', '.join(sorted(allowed))})" if allowed else ""))
+            raise MarkupError(_("<{tag}> may not have the attribute {name!r}").format(tag=tag, name=name)
+                              + (_(" (allowed: {allowed})").format(allowed=", ".join(sorted(allowed))) if allowed else ""))
         if name in ("name", "face") and value not in FONT_NAMES:
-            raise MarkupError(f"<font {name}={value!r}> is not a font cardpress has; use one of "
-                              f"{', '.join(sorted(FONT_NAMES))}")
+            raise MarkupError(_("<font {name}={value!r}> is not a font cardpress has; use one of {fonts}")
+                              .format(name=name, value=value, fonts=", ".join(sorted(FONT_NAMES))))
         if name == "color" and not _HEX.fullmatch(value):
-            raise MarkupError(f"<font color={value!r}> must be a colour like \"#8a1c1c\"")
+            raise MarkupError(_("<font color={value!r}> must be a colour like \"#8a1c1c\"").format(value=value))
         if name == "size":
             try:
                 size = float(value)
             except ValueError:
                 size = float("nan")
             if not MIN_MARKUP_PT <= size <= MAX_MARKUP_PT:
-                raise MarkupError(f"<font size={value!r}> must be a number of points from "
-                                  f"{MIN_MARKUP_PT:g} to {MAX_MARKUP_PT:g}")
+                raise MarkupError(_("<font size={value!r}> must be a number of points from {low:g} to {high:g}")
+                                  .format(value=value, low=MIN_MARKUP_PT, high=MAX_MARKUP_PT))
 
 
 def _check_entity(token: str) -> None:
@@ -66,10 +67,10 @@ def _check_entity(token: str) -> None:
     if numeric:
         code = int(numeric.group(1)) if numeric.group(1) else int(numeric.group(2), 16)
         if code > 0x10FFFF or code < 0x20 or 0xD800 <= code <= 0xDFFF:
-            raise MarkupError(f"{token} is not a printable character")
+            raise MarkupError(_("{token} is not a printable character").format(token=token))
         return
     if not (token.endswith(";") and token[1:-1] in ENTITIES):
-        raise MarkupError(f"{token!r} is not an entity cardpress knows; write &amp; for '&'")
+        raise MarkupError(_("{token!r} is not an entity cardpress knows; write &amp; for '&'").format(token=token))
 
 
 def check_markup(text: str) -> None:
@@ -84,30 +85,31 @@ def check_markup(text: str) -> None:
             _check_entity(token)
             continue
         if token in ("<", ">"):
-            raise MarkupError(f"a lone {token!r} in paragraph markup; write &lt; or &gt; for the character")
+            raise MarkupError(_("a lone {token!r} in paragraph markup; write &lt; or &gt; for the character").format(token=token))
         tag = _TAG.fullmatch(token)
         if not tag:
-            raise MarkupError(f"malformed tag {token!r:.60}")
+            raise MarkupError(_("malformed tag {token!r:.60}").format(token=token))
         closing, name, attrs, self_closing = tag.groups()
         name = name.lower()
         if name not in ALLOWED_TAGS:
-            raise MarkupError(f"<{name}> is not allowed in card text (allowed: "
-                              f"{', '.join('<' + t + '>' for t in ALLOWED_TAGS)})")
+            raise MarkupError(_("<{name}> is not allowed in card text (allowed: {allowed})")
+                              .format(name=name, allowed=", ".join("<" + t + ">" for t in ALLOWED_TAGS)))
         if closing:
             if attrs or self_closing or name in _EMPTY:
-                raise MarkupError(f"malformed closing tag {token!r}")
+                raise MarkupError(_("malformed closing tag {token!r}").format(token=token))
             if not stack or stack[-1] != name:
-                expected = f"</{stack[-1]}>" if stack else "no closing tag"
-                raise MarkupError(f"</{name}> does not close an open <{name}> (expected {expected})")
+                expected = f"</{stack[-1]}>" if stack else _("no closing tag")
+                raise MarkupError(_("</{name}> does not close an open <{name}> (expected {expected})")
+                                  .format(name=name, expected=expected))
             stack.pop()
             continue
         _check_attrs(name, attrs)
         if name in _EMPTY:
             if not self_closing:
-                raise MarkupError(f"write <{name}/> (ReportLab reads <{name}> as an open tag)")
+                raise MarkupError(_("write <{name}/> (ReportLab reads <{name}> as an open tag)").format(name=name))
             continue
         if self_closing:
-            raise MarkupError(f"<{name}/> must have content")
+            raise MarkupError(_("<{name}/> must have content").format(name=name))
         stack.append(name)
     if stack:
-        raise MarkupError(f"<{stack[-1]}> is never closed")
+        raise MarkupError(_("<{name}> is never closed").format(name=stack[-1]))

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Collection
 
 from engine.errors import DataError, Location, Problem
+from engine.i18n import _
 from engine.paths import confine
 from engine.yamlio import line_of, parse_yaml, read_text
 
@@ -66,7 +67,7 @@ def _color(value: Any, container: Any, key: Any, name: str) -> str:
 
 def _mapping(value: Any, container: Any, key: Any, name: str) -> dict:
     if not isinstance(value, dict):
-        raise _StyleProblem(f"must be a mapping, got {value!r:.60}", container, key, name)
+        raise _StyleProblem(_("must be a mapping, got {value!r:.60}").format(value=value), container, key, name)
     return value
 
 
@@ -74,8 +75,8 @@ def _glyph(value: Any, container: Any, key: Any, name: str) -> str:
     ok = isinstance(value, str) and 1 <= len(value) <= MAX_ICON_CHARS and not any(
         ch in _MARKUP_CHARS or ch.isspace() or unicodedata.category(ch).startswith("C") for ch in value)
     if not ok:
-        raise _StyleProblem(f"an icon glyph is one or two printable characters (not < > & or quotes), "
-                            f"got {value!r:.40}", container, key, name)
+        raise _StyleProblem(_("an icon glyph is one or two printable characters (not < > & or quotes), "
+                              "got {value!r:.40}").format(value=value), container, key, name)
     return value
 
 
@@ -85,16 +86,16 @@ def _icons(value: Any, container: Any, key: Any) -> dict[str, dict[str, str]]:
     for name, icon in icons.items():
         where = f"icons.{name}"
         if not isinstance(name, str) or not _ICON_NAME.fullmatch(name):
-            raise _StyleProblem("an icon name is lower-case letters, digits and '_' (written :name: in card "
-                                "text)", icons, name, where)
+            raise _StyleProblem(_("an icon name is lower-case letters, digits and '_' (written :name: in card "
+                                  "text)"), icons, name, where)
         icon = _mapping(icon, icons, name, where)
         unknown = set(icon) - {"glyph", "color"}
         if unknown:
             bad = sorted(map(str, unknown))[0]
-            raise _StyleProblem("unknown key; an icon has glyph and color", icon, bad, f"{where}.{bad}")
+            raise _StyleProblem(_("unknown key; an icon has glyph and color"), icon, bad, f"{where}.{bad}")
         for needed in ("glyph", "color"):
             if needed not in icon:
-                raise _StyleProblem(f"missing {needed!r}; an icon is {{glyph: \"◆\", color: \"#b8860b\"}}",
+                raise _StyleProblem(_("missing {key!r}; an icon is {{glyph: \"◆\", color: \"#b8860b\"}}").format(key=needed),
                                     icons, name, where)
         out[name] = {"glyph": _glyph(icon["glyph"], icon, "glyph", f"{where}.glyph"),
                      "color": _color(icon["color"], icon, "color", f"{where}.color")}
@@ -114,7 +115,8 @@ def _check(raw: Any, card_types: Collection[str]) -> dict[str, Any]:
             colors = _mapping(value, data, key, name)
             for type_id in colors:
                 if type_id not in card_types:
-                    raise _StyleProblem(f"no card type {type_id!r} in game.yaml (types: {', '.join(card_types)})",
+                    raise _StyleProblem(_("no card type {type!r} in game.yaml (types: {types})")
+                                        .format(type=type_id, types=", ".join(card_types)),
                                         colors, type_id, f"type_colors.{type_id}")
             out[name] = {t: _color(c, colors, t, f"type_colors.{t}") for t, c in colors.items()}
         elif name.endswith(_COLOR_MAP_SUFFIX):
@@ -123,8 +125,9 @@ def _check(raw: Any, card_types: Collection[str]) -> dict[str, Any]:
         elif name in COLOR_KEYS or name.endswith(_COLOR_SUFFIXES):
             out[name] = _color(value, data, key, name)
         else:
-            raise _StyleProblem(f"unknown style key (known: {', '.join(sorted(COLOR_KEYS))}, type_colors, icons, "
-                                f"or a name ending in _color, _fill, _line or _colors)", data, key, name)
+            raise _StyleProblem(_("unknown style key (known: {keys}, type_colors, icons, "
+                                  "or a name ending in _color, _fill, _line or _colors)")
+                                .format(keys=", ".join(sorted(COLOR_KEYS))), data, key, name)
     return out
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from engine.data.stats import Chart, DeckStats
 from engine.errors import DataError, Location, Problem
+from engine.i18n import _
 
 from ..atomic import atomic_write, output_path
 from ..fonts import FontSet, register_fonts, subset_woff2
@@ -68,12 +69,12 @@ def png_size(stats: DeckStats) -> tuple[int, int]:
 
 def _texts(stats: DeckStats, ok: str, bad: str) -> list[tuple[str, str]]:
     """(what, text) of every label the picture prints, for the glyph check."""
-    out = [("deck name", stats.deck.name), ("game name", stats.game.name)]
+    out = [(_("deck name"), stats.deck.name), (_("game name"), stats.game.name)]
     for chart in stats.charts:
-        out.append((f"chart {chart.field!r} title", chart.caption))
-        out.extend((f"chart {chart.field!r} bar", bar.label) for bar in chart.bars)
+        out.append((_("chart {field!r} title").format(field=chart.field), chart.caption))
+        out.extend((_("chart {field!r} bar").format(field=chart.field), bar.label) for bar in chart.bars)
     for rule in stats.rules:
-        out.append((f"rule {rule.label!r}", f"{ok}{bad}{rule.label}{rule.allowed}{rule.actual}要求：（）张"))
+        out.append((_("rule {rule!r}").format(rule=rule.label), f"{ok}{bad}{rule.label}{rule.allowed}{rule.actual}要求：（）张"))
     return out
 
 
@@ -82,7 +83,8 @@ def _check_glyphs(stats: DeckStats, fonts: FontSet, ok: str, bad: str) -> None:
     for what, text in _texts(stats, ok, bad):
         missing = fonts.missing(text)
         if missing:
-            problems.append(Problem(f"the font has no glyph for {missing!r} (in {what}: {text[:40]!r})",
+            problems.append(Problem(_("the font has no glyph for {missing!r} (in {what}: {text!r})")
+                                    .format(missing=missing, what=what, text=text[:40]),
                                     Location(stats.deck.path or stats.game.card_data_dir / "game.yaml")))
     if problems:
         raise DataError(problems)

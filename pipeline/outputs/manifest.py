@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.errors import CardpressError
+from engine.i18n import _
 
 from ..atomic import atomic_write
 
@@ -99,17 +100,19 @@ def read_manifest(where: Path) -> dict[str, str]:
         with open(path, "rb") as fh:
             raw = fh.read(MAX_MANIFEST_BYTES + 1)
     except OSError as exc:
-        raise ManifestError(f"{path}: cannot read the earlier build's manifest ({exc.strerror or exc}); "
-                            f"give the folder of a build made by this cardpress, or its {MANIFEST_NAME}") from None
+        raise ManifestError(_("{path}: cannot read the earlier build's manifest ({error}); "
+                              "give the folder of a build made by this cardpress, or its {manifest}")
+                            .format(path=path, error=exc.strerror or exc, manifest=MANIFEST_NAME)) from None
     if len(raw) > MAX_MANIFEST_BYTES:
-        raise ManifestError(f"{path}: larger than any manifest ({MAX_MANIFEST_BYTES // 2**20} MB)")
+        raise ManifestError(_("{path}: larger than any manifest ({mb} MB)").format(path=path, mb=MAX_MANIFEST_BYTES // 2**20))
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
-        raise ManifestError(f"{path}: not a cardpress manifest ({exc})") from None
+        raise ManifestError(_("{path}: not a cardpress manifest ({error})").format(path=path, error=exc)) from None
     faces = data.get("faces") if isinstance(data, dict) and data.get("format") == FORMAT else None
     if not isinstance(faces, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in faces.items()):
-        raise ManifestError(f"{path}: not a cardpress manifest (format {FORMAT!r} with a 'faces' table expected)")
+        raise ManifestError(_("{path}: not a cardpress manifest (format {format!r} with a 'faces' table expected)")
+                            .format(path=path, format=FORMAT))
     return faces
 
 
@@ -122,14 +125,14 @@ class Changes:
 
     def describe(self) -> str:
         def some(ids: list[str]) -> str:
-            return ", ".join(ids[:12]) + (f" and {len(ids) - 12} more" if len(ids) > 12 else "")
+            return ", ".join(ids[:12]) + (_(" and {n} more").format(n=len(ids) - 12) if len(ids) > 12 else "")
 
-        parts = [f"{len(self.changed)} changed" + (f" ({some(self.changed)})" if self.changed else ""),
-                 f"{len(self.new)} new" + (f" ({some(self.new)})" if self.new else ""),
-                 f"{self.unchanged} unchanged (not printed)"]
+        parts = [_("{n} changed").format(n=len(self.changed)) + (f" ({some(self.changed)})" if self.changed else ""),
+                 _("{n} new").format(n=len(self.new)) + (f" ({some(self.new)})" if self.new else ""),
+                 _("{n} unchanged (not printed)").format(n=self.unchanged)]
         if self.removed:
-            parts.append(f"{len(self.removed)} removed since ({some(self.removed)})")
-        return "; ".join(parts)
+            parts.append(_("{n} removed since ({ids})").format(n=len(self.removed), ids=some(self.removed)))
+        return _("; ").join(parts)
 
 
 def compare(old: dict[str, str], new: dict[str, str]) -> Changes:

@@ -15,6 +15,7 @@ from pathlib import Path
 from engine.check import check_game
 from engine.definitions import GameDefinition, load_game
 from engine.errors import CardpressError
+from engine.i18n import _
 
 PREVIEW_DPI = 300
 
@@ -41,8 +42,8 @@ def preview_png(game: str | Path | GameDefinition, card_id: str, back: bool = Fa
     card = report.cards.get(card_id)
     if card is None:
         near = difflib.get_close_matches(card_id, list(report.cards), n=3)
-        hint = f"; did you mean {', '.join(near)}?" if near else ""
-        raise PreviewError(f"{definition.id}: no card {card_id!r}{hint}")
+        hint = _("; did you mean {cards}?").format(cards=", ".join(near)) if near else ""
+        raise PreviewError(_("{game}: no card {card!r}{hint}").format(game=definition.id, card=card_id, hint=hint))
     size = definition.card_size
     layouts = Layouts(definition)
     painter = CardPainter(register_fonts(), size.width_mm, size.height_mm, definition.card_data_dir)

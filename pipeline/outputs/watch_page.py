@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.i18n import _
+
 STATIC = Path(__file__).with_name("watch_static")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; connect-src 'self'; "
        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'")
@@ -71,7 +73,7 @@ class WatchState:
     game: str = ""
     gen: int = 0
     status: str = "building"
-    message: str = "first build"
+    message: str = field(default_factory=lambda: _("first build"))
     error: str | None = None
     changed: list[dict[str, str]] = field(default_factory=list)
     changed_more: int = 0
@@ -109,9 +111,9 @@ class WatchState:
             self._bump()
             if not add:
                 self.cards, self.changed, self.changed_more = {}, [], 0
-            self.cards.update({(self.gen, cid): png for cid, _, png in shown})
+            self.cards.update({(self.gen, cid): png for cid, _name, png in shown})
             self.changed += [{"id": cid, "name": name, "src": f"/card/{self.gen}/{_quote(cid)}.png"}
-                             for cid, name, _ in shown]
+                             for cid, name, _png in shown]
             self.changed_more += more
             self.changed_at = time.strftime("%H:%M:%S")
 
@@ -241,7 +243,7 @@ def make_app(state: WatchState):
     from starlette.staticfiles import StaticFiles
 
     def not_found() -> Response:
-        return PlainTextResponse("not here (an older build: the page will show the new one)", status_code=404)
+        return PlainTextResponse(_("not here (an older build: the page will show the new one)"), status_code=404)
 
     def png(data: bytes) -> Response:
         return Response(data, media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
@@ -338,10 +340,11 @@ class _Guard:
         name = host.rsplit(":", 1)[0] if not host.startswith("[") else host[1:].split("]")[0]
         refused = None
         if name not in LOOPBACK:
-            refused = PlainTextResponse(f"this page answers only on this computer's own address, not {host!r}",
+            refused = PlainTextResponse(_("this page answers only on this computer's own address, not {host!r}")
+                                        .format(host=host),
                                         status_code=403)
         elif scope["method"] not in ("GET", "HEAD"):
-            refused = PlainTextResponse("this page only shows", status_code=405)
+            refused = PlainTextResponse(_("this page only shows"), status_code=405)
         if refused is not None:
             await refused(scope, receive, send)
             return
@@ -369,8 +372,9 @@ class PageServer:
             self.sock.close()
             from engine.errors import CardpressError
 
-            raise CardpressError(f"cannot serve the preview page on 127.0.0.1:{port} ({exc.strerror or exc}); "
-                                 f"choose another --port, or 0 for any free one") from None
+            raise CardpressError(_("cannot serve the preview page on 127.0.0.1:{port} ({error}); "
+                                   "choose another --port, or 0 for any free one")
+                                 .format(port=port, error=exc.strerror or exc)) from None
         self.sock.listen(64)
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}/"

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.i18n import _
+
 from .errors import RulebookError
 
 
@@ -35,9 +37,9 @@ def booklet_order(pages: int, duplex: str = "long") -> list[SheetSide]:
     [(3, 0), (1, 2)]
     """
     if pages < 1:
-        raise RulebookError("a booklet needs at least one page")
+        raise RulebookError(_("a booklet needs at least one page"))
     if duplex not in ("long", "short"):
-        raise RulebookError(f"duplex must be 'long' or 'short', not {duplex!r}")
+        raise RulebookError(_("duplex must be 'long' or 'short', not {duplex!r}").format(duplex=duplex))
     total = -(-pages // 4) * 4
 
     def real(i: int) -> int | None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable, Literal
 
 from engine.definitions import GameDefinition, load_game
+from engine.i18n import _
 
 from pipeline.atomic import atomic_write, output_path
 from pipeline.fonts import register_fonts
@@ -60,7 +61,7 @@ def expand_gallery(markdown: str, game: GameDefinition, cards: RulebookCards) ->
     for type_id, ctype in game.card_types.items():
         if cards.of_type(type_id):
             parts.append(f"## {ctype.name}\n\n```gallery {type_id}\n```\n")
-    return _GALLERY.sub(lambda _: "\n".join(parts) or "（暂无卡牌）", markdown)
+    return _GALLERY.sub(lambda _m: "\n".join(parts) or "（暂无卡牌）", markdown)
 
 
 def prepare(game: str | Path | GameDefinition) -> tuple[RulebookSource, md.Document, RulebookCards]:
@@ -80,13 +81,13 @@ def build_rulebook(game: str | Path | GameDefinition, options: RulebookOptions =
     ``GameNotFound``. Nothing is written unless the whole build succeeds.
     """
     if options.paper not in PAGE_SIZES:
-        raise RulebookError(f"unknown paper {options.paper!r}: use one of {', '.join(PAGE_SIZES)}")
+        raise RulebookError(_("unknown paper {paper!r}: use one of {papers}").format(paper=options.paper, papers=", ".join(PAGE_SIZES)))
     if options.format not in ("pdf", "html"):
-        raise RulebookError(f"unknown format {options.format!r}: use pdf or html")
+        raise RulebookError(_("unknown format {format!r}: use pdf or html").format(format=options.format))
     if options.booklet and options.format != "pdf":
-        raise RulebookError("--booklet only applies to --format pdf")
+        raise RulebookError(_("--booklet only applies to --format pdf"))
     if progress:
-        progress("reading", 0, 1)
+        progress(_("reading"), 0, 1)
     source, doc, cards = prepare(game)
     out_dir = options.out_dir if options.out_dir is not None else output_path(Path("dist"), source.game.id)
     path = output_path(out_dir, output_name(options))
@@ -107,6 +108,6 @@ def build_rulebook(game: str | Path | GameDefinition, options: RulebookOptions =
             flat = Path(work) / "pages.pdf"
             pages = write_pdf(flat, source, doc, fonts, geom, cards, progress)
             if progress:
-                progress("imposing", 0, 1)
+                progress(_("imposing"), 0, 1)
             sides = impose_booklet(flat, tmp, PAGE_SIZES[options.paper], options.duplex)
     return RulebookResult(source.game, path, pages, sides)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.errors import CardpressError
+from engine.i18n import _
 
 
 class RulebookError(CardpressError):
@@ -19,7 +20,7 @@ class MissingGlyphs(RulebookError):
     def __init__(self, section: str, chars: str):
         self.section, self.chars = section, chars
         shown = " ".join(f"{c!r} (U+{ord(c):04X})" for c in chars)
-        super().__init__(f"section {section!r}: the font has no glyph for {shown}")
+        super().__init__(_("section {section!r}: the font has no glyph for {chars}").format(section=section, chars=shown))
 
 
 class UnknownTerm(RulebookError):
@@ -28,9 +29,9 @@ class UnknownTerm(RulebookError):
     def __init__(self, game: str, term: str, suggestions: list[str], known: list[str] | None = None):
         self.term, self.suggestions = term, suggestions
         if suggestions:
-            hint = f"; did you mean: {'、'.join(suggestions)}?"
+            hint = _("; did you mean: {terms}?").format(terms="、".join(suggestions))
         elif known:
-            hint = f"; glossary terms include: {'、'.join(known)}"
+            hint = _("; glossary terms include: {terms}").format(terms="、".join(known))
         else:
             hint = ""
-        super().__init__(f"{game}: no rule or glossary entry mentions {term!r}{hint}")
+        super().__init__(_("{game}: no rule or glossary entry mentions {term!r}{hint}").format(game=game, term=term, hint=hint))

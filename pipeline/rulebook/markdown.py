@@ -22,6 +22,8 @@ from markdown_it import MarkdownIt
 from markdown_it.parser_inline import ParserInline
 from markdown_it.rules_inline.state_inline import StateInline
 
+from engine.i18n import _
+
 from .errors import RulebookTemplateError
 
 CALLOUTS = {"house": "房规说明", "note": "提示", "example": "实例"}
@@ -280,15 +282,16 @@ def _parse_tokens(tokens, i: int, end_type: str | None) -> tuple[list[Block], in
             blocks.append(Table(header, rows))
             i += 1
         elif t == "fence":
-            name, _, arg = tok.info.strip().partition(" ")
+            name, _sep, arg = tok.info.strip().partition(" ")
             if name in CALLOUTS:
                 blocks.append(Callout(name, parse_blocks(tok.content)))
             elif name in DIRECTIVES:
                 blocks.append(Directive(name, arg.strip()))
             else:
                 raise RulebookTemplateError(
-                    f"line {tok.map[0] + 1 if tok.map else '?'}: unknown block ```{name}``` "
-                    f"(known: {', '.join(sorted([*CALLOUTS, *DIRECTIVES]))})"
+                    _("line {line}: unknown block ```{name}``` (known: {known})")
+                    .format(line=tok.map[0] + 1 if tok.map else "?", name=name,
+                            known=", ".join(sorted([*CALLOUTS, *DIRECTIVES])))
                 )
             i += 1
         elif t == "blockquote_open":
@@ -302,7 +305,7 @@ def _parse_tokens(tokens, i: int, end_type: str | None) -> tuple[list[Block], in
 
 
 def parse_blocks(text: str) -> list[Block]:
-    blocks, _ = _parse_tokens(_md.parse(text), 0, None)
+    blocks, _end = _parse_tokens(_md.parse(text), 0, None)
     return blocks
 
 

@@ -30,6 +30,7 @@ from reportlab.platypus import Paragraph as RLParagraph
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from pipeline.text import can_break  # importing pipeline.text installs the Chinese line-breaking rules
+from engine.i18n import _
 from pipeline.fonts import FontSet
 
 from . import markdown as md
@@ -82,7 +83,7 @@ class PageGeometry:
 
 def geometry(paper: str, booklet: bool) -> PageGeometry:
     if paper not in PAGE_SIZES:
-        raise RulebookError(f"unknown paper {paper!r}: use one of {', '.join(PAGE_SIZES)}")
+        raise RulebookError(_("unknown paper {paper!r}: use one of {papers}").format(paper=paper, papers=", ".join(PAGE_SIZES)))
     if booklet:
         # 9.5 pt: the smallest body size that still reads comfortably in a hand-held A5 book.
         return PageGeometry(BOOKLET_PAGE_SIZES[paper], 14 * mm, 9.5, mirrored=True)
@@ -144,7 +145,7 @@ class AnnotatedCard(Flowable):
                          key=lambda t: -t[0])  # top first
         # Spread the markers so they never overlap, then shift the column back inside the card.
         ys, last = [], self.height - r - 0.5 + min_gap  # the top marker stays inside the picture
-        for y, _ in targets:
+        for y, _target in targets:
             ly = min(y, last - min_gap)
             ys.append(ly)
             last = ly
@@ -226,7 +227,7 @@ class KeepWithFirst(CondPageBreak):
             if len(rows) == 1:  # a long callout box, which splits between its lines
                 return min(rows[0], 3 * self.line + 12)
             return sum(rows[: 2 if getattr(f, "repeatRows", 0) else 1])
-        _, h = f.wrapOn(self.canv, aw, ah)
+        _w, h = f.wrapOn(self.canv, aw, ah)
         if isinstance(f, (RLParagraph, ListFlowable)):
             return min(h, 2 * self.line + 1)
         return h
@@ -293,7 +294,7 @@ class RulebookDoc(BaseDocTemplate):
 
     def afterPage(self):
         if self.progress:
-            self.progress("typesetting", self.page, max(self.last_page_count, self.page))
+            self.progress(_("typesetting"), self.page, max(self.last_page_count, self.page))
 
     def afterFlowable(self, flowable):
         if isinstance(flowable, Bookmark):
@@ -500,7 +501,7 @@ class Typesetter:
                 return self.gallery(block.arg)
             if block.name == "decks":
                 return self.decks()
-        raise RulebookError(f"section {self.section!r}: cannot typeset {type(block).__name__}")
+        raise RulebookError(_("section {section!r}: cannot typeset {block}").format(section=self.section, block=type(block).__name__))
 
     def list_flowable(self, block: md.ListBlock) -> Flowable:
         items = []
@@ -586,14 +587,15 @@ class Typesetter:
         gap = Spacer(1, self.geom.base_size * 0.8)
         # A short box stays in one piece; a long one may split (its row splits between
         # paragraphs) rather than leave most of a page empty.
-        _, height = t.wrap(self.geom.frame_width, self.geom.size[1])
+        _width, height = t.wrap(self.geom.frame_width, self.geom.size[1])
         if height > (self.geom.size[1] - 2 * self.geom.margin) * CALLOUT_KEEP_MAX:
             return [t, gap]
         return KeepTogether([t, gap])
 
     def example_card(self, type_id: str) -> list[Flowable]:
         if type_id not in self.game.card_types:
-            raise RulebookError(f"section {self.section!r}: example-card names unknown card type {type_id!r}")
+            raise RulebookError(_("section {section!r}: example-card names unknown card type {type!r}")
+                               .format(section=self.section, type=type_id))
         card = self.cards.example(type_id)
         notes = self.cards.annotations(card)
         width_mm = 46 if self.geom.half else 58

@@ -27,6 +27,7 @@ from engine import limits
 from engine.decks import deck_files
 from engine.definitions import FieldSpec, GameDefinition, Zone, load_game
 from engine.errors import CardpressError
+from engine.i18n import _
 from engine.paths import UnsafePath, card_data_root, confine, templates_root
 from engine.yamlio import line_of, load_yaml
 from pipeline.layout.env import (CardpressEnvironment, TemplateFailure, failure, load, make_environment,
@@ -118,7 +119,7 @@ def _template_dirs(game: GameDefinition) -> tuple[list[Path], str, Path]:
     path = root / game.id / RULEBOOK_TEMPLATE
     if not path.is_file():
         if own is None and not _own_folder(game):
-            raise RulebookTemplateError(f"no rulebook for game {game.id!r}: {path} does not exist")
+            raise RulebookTemplateError(_("no rulebook for game {game!r}: {path} does not exist").format(game=game.id, path=path))
         # A game folder without a rulebook of its own gets the starter that ``cardpress new``
         # writes (its tables are made from the folder's game.yaml); its own templates/ wins.
         starter = root / STARTER
@@ -189,7 +190,9 @@ def glossary_path(game: GameDefinition) -> Path:
 
 def _glossary_problem(path: Path, container: Any, key: Any, message: str) -> RulebookTemplateError:
     line = line_of(container, key)
-    return RulebookTemplateError(f"{path}{f', line {line}' if line else ''}: {message}")
+    if line:
+        return RulebookTemplateError(_("{path}, line {line}: {error}").format(path=path, line=line, error=message))
+    return RulebookTemplateError(f"{path}: {message}")
 
 
 def load_glossary(game: GameDefinition, env: CardpressEnvironment | None = None) -> tuple[GlossaryEntry, ...]:
@@ -212,33 +215,34 @@ def load_glossary(game: GameDefinition, env: CardpressEnvironment | None = None)
     try:
         raw = load_yaml(path)
     except CardpressError as exc:
-        raise RulebookTemplateError(f"glossary: {exc}") from None
+        raise RulebookTemplateError(_("glossary: {error}").format(error=exc)) from None
     if raw is None:
         raw = []
     if not isinstance(raw, list):
-        raise _glossary_problem(path, raw, None, "expected a list of entries with 'term' and 'definition'")
+        raise _glossary_problem(path, raw, None, _("expected a list of entries with 'term' and 'definition'"))
     entries, seen = [], set()
     for i, item in enumerate(raw, 1):
         if not isinstance(item, dict) or item.get("term") in (None, "") or item.get("definition") in (None, ""):
-            raise _glossary_problem(path, raw, i - 1, f"entry {i} needs 'term' and 'definition'")
+            raise _glossary_problem(path, raw, i - 1, _("entry {n} needs 'term' and 'definition'").format(n=i))
         unknown = set(item) - {"term", "definition", "see", "aliases"}
         if unknown:
             bad = sorted(map(str, unknown))[0]
-            raise _glossary_problem(path, item, bad, f"entry {i}: unknown key {bad!r} (an entry has term, "
-                                    f"definition, see, aliases)")
+            raise _glossary_problem(path, item, bad, _("entry {n}: unknown key {key!r} (an entry has term, "
+                                                       "definition, see, aliases)").format(n=i, key=bad))
         term = str(item["term"])
         if term in seen:
-            raise _glossary_problem(path, item, "term", f"term {term!r} is defined twice")
+            raise _glossary_problem(path, item, "term", _("term {term!r} is defined twice").format(term=term))
         seen.add(term)
         lists = {}
         for key in ("see", "aliases"):
             value = item.get(key) or []
             if isinstance(value, str) or not isinstance(value, list):
-                raise _glossary_problem(path, item, key, f"entry {term!r}: {key!r} must be a list of terms")
+                raise _glossary_problem(path, item, key, _("entry {term!r}: {key!r} must be a list of terms").format(term=term, key=key))
             lists[key] = tuple(str(v) for v in value)
         if len(str(item["definition"])) > limits.MAX_FIELD_CHARS:
-            raise _glossary_problem(path, item, "definition", f"entry {term!r}: the definition is longer than "
-                                    f"{limits.MAX_FIELD_CHARS:,} characters")
+            raise _glossary_problem(path, item, "definition", _("entry {term!r}: the definition is longer than "
+                                                                "{limit:,} characters")
+                                    .format(term=term, limit=limits.MAX_FIELD_CHARS))
         try:
             template = env.from_named_string(str(item["definition"]), str(path))
             definition = render(template, ctx).strip()
@@ -247,13 +251,15 @@ def load_glossary(game: GameDefinition, env: CardpressEnvironment | None = None)
             line = line_of(item, "definition")
             if line and problem.file == str(path) and problem.line:
                 line += problem.line - 1  # a line inside a multi-line definition
-            raise RulebookTemplateError(f"{path}, line {line}: entry {term!r}, definition: {problem.message}") from None
+            raise RulebookTemplateError(_("{path}, line {line}: entry {term!r}, definition: {error}")
+                                        .format(path=path, line=line, term=term, error=problem.message)) from None
         entries.append(GlossaryEntry(term, definition, lists["see"], lists["aliases"]))
     known = {n for e in entries for n in e.names}
     for e, item in zip(entries, raw):
         for s in e.see:
             if s not in known:
-                raise _glossary_problem(path, item, "see", f"entry {e.term!r} refers to unknown term {s!r} in 'see'")
+                raise _glossary_problem(path, item, "see", _("entry {term!r} refers to unknown term {see!r} in 'see'")
+                                        .format(term=e.term, see=s))
     return tuple(sorted(entries, key=glossary_key))
 
 
