@@ -58,7 +58,7 @@ def table_view(live: Any) -> dict[str, Any]:
                         "first": p["name"] == s["first"], "stats": view.get("stats", []),
                         "zones": view.get("zones", []), "alerts": view.get("alerts", []),
                         # the player's deck list (card ids), for the page's card pickers
-                        "deck_list": list(dict.fromkeys(c for c, _ in decks[n])) if n < len(decks) else []})
+                        "deck_list": list(dict.fromkeys(c for c, _rest in decks[n])) if n < len(decks) else []})
     return {"id": s["id"], "game": s["game"], "game_name": s["game_name"], "turn": s["turn"], "round": s["round"],
             "turn_label": s["turn_label"], "phase": s["phase"], "phase_name": s["phase_name"],
             "phases": [{"id": p.id, "name": live.ctx.phase_name(p.id)} for p in live.ctx.defn.phases],

@@ -14,6 +14,7 @@ Example::
 
 from __future__ import annotations
 
+from engine.i18n import _
 import difflib
 import re
 import shlex
@@ -37,8 +38,8 @@ def lookup(words: list[str], commands: Mapping[str, CommandSpec]) -> tuple[Comma
                 return names[key], n
     typed = words[0] if words else ""
     close = difflib.get_close_matches(typed.replace("-", "_"), list(names), n=3, cutoff=0.6)
-    hint = f"; did you mean {' or '.join(c.replace('_', '-') for c in close)}?" if close else ""
-    raise BadArgument(f"unknown command {typed!r}{hint} (h lists the commands)")
+    hint = _("; did you mean {names}?").format(names=_(" or ").join(c.replace("_", "-") for c in close)) if close else ""
+    raise BadArgument(_("unknown command {typed!r}{hint} (h lists the commands)").format(typed=typed, hint=hint))
 
 
 def parse_line(line: str, commands: Mapping[str, CommandSpec]) -> tuple[CommandSpec, dict[str, Any]]:
@@ -46,9 +47,9 @@ def parse_line(line: str, commands: Mapping[str, CommandSpec]) -> tuple[CommandS
     try:
         tokens = shlex.split(line)
     except ValueError as exc:
-        raise BadArgument(f"cannot read the line: {exc} (an unclosed quote?)") from None
+        raise BadArgument(_("cannot read the line: {exc} (an unclosed quote?)").format(exc=exc)) from None
     if not tokens:
-        raise BadArgument("empty line")
+        raise BadArgument(_("empty line"))
     spec, used = lookup(tokens, commands)
     return spec, parse_args(spec, tokens[used:])
 
@@ -85,11 +86,11 @@ def parse_args(spec: CommandSpec, tokens: list[str]) -> dict[str, Any]:
             else:
                 i += 1
                 if i >= len(tokens):
-                    raise BadArgument(f"{spec.cli_name}: {tok} needs a value")
+                    raise BadArgument(_("{cli_name}: {tok} needs a value").format(cli_name=spec.cli_name, tok=tok))
                 raw[param.name] = tokens[i]
         elif tok.startswith("--"):
             known = ", ".join(p.flag_name for p in spec.params if p.option) or "none"
-            raise BadArgument(f"{spec.cli_name}: unknown option {tok}; options: {known}")
+            raise BadArgument(_("{cli_name}: unknown option {tok}; options: {known}").format(cli_name=spec.cli_name, tok=tok, known=known))
         elif "=" in tok and tok.split("=", 1)[0].replace("-", "_") in names:
             key, value = tok.split("=", 1)
             raw[key.replace("-", "_")] = value
@@ -97,7 +98,7 @@ def parse_args(spec: CommandSpec, tokens: list[str]) -> dict[str, Any]:
             slot = next((p for p in order if p.name not in raw and p.kind not in ("flag", "tristate")), None)
             if slot is None:
                 takes = " ".join(p.name.upper() for p in order if not p.option) or "no arguments"
-                raise BadArgument(f"{spec.cli_name}: too many arguments ({tok!r}); it takes {takes}")
+                raise BadArgument(_("{cli_name}: too many arguments ({tok!r}); it takes {takes}").format(cli_name=spec.cli_name, tok=tok, takes=takes))
             raw[slot.name] = tok
         i += 1
     return spec.parse_args(raw)

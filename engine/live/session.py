@@ -15,6 +15,8 @@ Example::
 
 from __future__ import annotations
 
+from engine.i18n import N_, _
+from engine.i18n import _ as tr
 import json
 import os
 import re
@@ -105,11 +107,12 @@ class _CardsUnknown(Mapping):
         return 0
 
 
-#: Why a game runs on its stored definition: (English for errors, Chinese for the board and log).
+#: Why a game runs on its stored definition: (for errors: English, N_-marked and translated where
+#: shown; for the board and log: Chinese, always).
 STORED_WHY = {
-    "gone": ("its game folder is gone (moved or deleted)", "游戏文件夹已不存在（被移动或删除）"),
-    "unreadable": ("its game.yaml cannot be read", "game.yaml 无法读取"),
-    "changed": ("its game.yaml changed since the game started", "game.yaml 在开局后被修改"),
+    "gone": (N_("its game folder is gone (moved or deleted)"), "游戏文件夹已不存在（被移动或删除）"),
+    "unreadable": (N_("its game.yaml cannot be read"), "game.yaml 无法读取"),
+    "changed": (N_("its game.yaml changed since the game started"), "game.yaml 在开局后被修改"),
 }
 
 
@@ -160,7 +163,7 @@ def _plain_text(path: Path) -> str:
             raise ValueError("a BOM")
         return data.decode("utf-8")
     except (OSError, ValueError, CardpressError):
-        raise NotChecked(f"{path} is for the full path to read") from None
+        raise NotChecked(_("{path} is for the full path to read").format(path=path)) from None
 
 
 def definition_of(row: GameRow) -> tuple[GameDefinition, str]:
@@ -187,8 +190,7 @@ def definition_of(row: GameRow) -> tuple[GameDefinition, str]:
     try:
         defn = validated(row.definition, path)
     except DataError as exc:
-        raise StoredDefinition(f"game {row.id}: the game.yaml stored when it started no longer reads as a game "
-                               f"definition ({'; '.join(p.message for p in exc.problems)})") from None
+        raise StoredDefinition(_("game {row_id}: the game.yaml stored when it started no longer reads as a game definition ({names})").format(row_id=row.id, names='; '.join((p.message for p in exc.problems)))) from None
     return defn.model_copy(update={"folder": None}), why
 
 
@@ -226,8 +228,7 @@ def _first_seat(players: tuple[str, ...], first: str | int | None) -> tuple[int,
     except IllegalCommand:
         if str(first).strip().casefold() in _RANDOM_WORDS:
             return secrets.randbelow(len(players)), True
-        raise IllegalCommand(f"--first {first!r} is not one of the players ({', '.join(players)}), a seat number "
-                             f"or 'random'") from None
+        raise IllegalCommand(_("--first {first!r} is not one of the players ({players}), a seat number or 'random'").format(first=first, players=', '.join(players))) from None
 
 
 def _definition_text(defn: GameDefinition) -> str | None:
@@ -297,11 +298,11 @@ class LiveGame:
         self.store = store
         self.row: GameRow = store.game(game_id)
         self.id = game_id
-        verified, _ = store.verify(game_id)       # damage is reported before anything is loaded
+        verified, _rest = store.verify(game_id)       # damage is reported before anything is loaded
         self.defn, self.stored_definition_why = definition_of(self.row)
         if cards is None and self.stored_definition_why:
-            cards = _CardsUnknown(f"{STORED_WHY[self.stored_definition_why][0]} ({self.row.game}), so this "
-                                  f"game runs on the game.yaml kept when it started")
+            cards = _CardsUnknown(_("{why} ({game}), so this game runs on the game.yaml kept when it started").format(
+                why=tr(STORED_WHY[self.stored_definition_why][0]), game=self.row.game))
         self.ctx = make_context(self.defn, cards)
 
         def fresh() -> Replay:
@@ -319,9 +320,7 @@ class LiveGame:
         self._catch_up()
         if self.replay.last_seq < verified:
             # The walk read the table itself; reading through the index found fewer entries.
-            raise StoreDamaged(f"game {game_id} in {store.path} is damaged: the database's index finds "
-                               f"{self.replay.last_seq} of its {verified} entries; `cardpress track export "
-                               f"{game_id} --intact -o {game_id}-intact.json` saves them all", game_id, verified)
+            raise StoreDamaged(_("game {game_id} in {path} is damaged: the database's index finds {last_seq} of its {verified} entries; `cardpress track export {game_id} --intact -o {game_id}-intact.json` saves them all").format(game_id=game_id, path=store.path, last_seq=self.replay.last_seq, verified=verified), game_id, verified)
         if use_snapshots:
             self._maybe_snapshot()
 
@@ -372,8 +371,7 @@ class LiveGame:
             try:
                 seat = seat_of(players, name)
             except IllegalCommand:
-                raise IllegalCommand(f"--deck {name}=…: {name!r} is not one of the players "
-                                     f"({', '.join(players)})") from None
+                raise IllegalCommand(_("--deck {name}=…: {name!r} is not one of the players ({players})").format(name=name, players=', '.join(players))) from None
             from ..decks import find_deck
             from ..games import check_deck_file
 
@@ -474,14 +472,13 @@ class LiveGame:
         except IllegalCommand as exc:
             if not cards.asked:
                 raise
-            raise CardsUnavailable(f"{exc} — the card data is unknown: {cards.why}; give the numbers the command "
-                                   f"asks for, or restore the game folder") from None
+            raise CardsUnavailable(_("{exc} — the card data is unknown: {why}; give the numbers the command asks for, or restore the game folder").format(exc=exc, why=cards.why)) from None
 
     def undo(self, op_id: str | None = None) -> Outcome:
         """Take back the last command in effect, with everything it triggered."""
         def decide():
             if not self.can_undo:
-                raise NothingToUndo("nothing to undo (the game's setup cannot be undone)")
+                raise NothingToUndo(_("nothing to undo (the game's setup cannot be undone)"))
             target = self.replay.applied[-1][0]
             return "undo", "undo", {}, target, []
 
@@ -491,7 +488,7 @@ class LiveGame:
         """Re-apply the last undone command (only until a new command is given)."""
         def decide():
             if not self.can_redo:
-                raise NothingToRedo("nothing to redo")
+                raise NothingToRedo(_("nothing to redo"))
             return "redo", "redo", {}, self.replay.redo[-1], []
 
         return self._append(op_id, ("redo", {}), decide)
@@ -500,7 +497,7 @@ class LiveGame:
         """Ask the rules a question that changes nothing (ridm ``playable``): ``(ok, text)``."""
         spec = commands_of(self.ctx).get(name)
         if spec is None or not spec.query:
-            raise IllegalCommand(f"{self.defn.id} has no query {name!r}")
+            raise IllegalCommand(_("{id} has no query {name!r}").format(id=self.defn.id, name=name))
         return self._cards_said(lambda: spec.run(self.state, self.ctx, **args))
 
     # -------------------------------------------------------------------- export
@@ -528,9 +525,7 @@ def _same_command(entry: Entry, op_id: str, command: str, args: dict[str, Any],
     except (TypeError, ValueError):
         same = False
     if not same:
-        raise OpIdReused(f"operation id {op_id!r} was already used for "
-                         f"`{describe_command(entry, order(entry.command))}` (entry {entry.seq}); "
-                         f"give this command a new --op-id")
+        raise OpIdReused(_("operation id {op_id!r} was already used for `{describe_command}` (entry {seq}); give this command a new --op-id").format(op_id=op_id, describe_command=describe_command(entry, order(entry.command)), seq=entry.seq))
     return entry
 
 
@@ -555,20 +550,20 @@ MAX_LOG_DEPTH = MAX_TRACK_LOG_DEPTH
 
 
 def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number a game log can hold")
+    raise ValueError(_("{name} is not a number a game log can hold").format(name=name))
 
 
 def _bounded_int(text: str) -> int:
     if len(text.lstrip("-")) > codec.MAX_INT_DIGITS:
-        raise ValueError(f"the number {text[:20]}… has {len(text.lstrip('-'))} digits (at most "
-                         f"{codec.MAX_INT_DIGITS})")
+        raise ValueError(_("the number {number}… has {digits} digits (at most {most})").format(
+            number=text[:20], digits=len(text.lstrip("-")), most=codec.MAX_INT_DIGITS))
     return int(text)
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if value != value or value in (float("inf"), float("-inf")):
-        raise ValueError(f"the number {text[:20]} is out of range")
+        raise ValueError(_("the number {number} is out of range").format(number=text[:20]))
     return value
 
 
@@ -592,13 +587,13 @@ def parse_log(raw: bytes, source: str | Path | None = None) -> Any:
         data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant, parse_int=_bounded_int,
                           parse_float=_finite_float)
     except UnicodeDecodeError as exc:
-        raise DataError(Problem(f"not a JSON game log: not UTF-8 text (byte {exc.start})", where)) from None
+        raise DataError(Problem(_("not a JSON game log: not UTF-8 text (byte {start})").format(start=exc.start), where)) from None
     except RecursionError:
-        raise DataError(Problem("not a JSON game log: nested far too deeply", where)) from None
+        raise DataError(Problem(_("not a JSON game log: nested far too deeply"), where)) from None
     except ValueError as exc:
-        raise DataError(Problem(f"not a JSON game log ({exc})", where)) from None
+        raise DataError(Problem(_("not a JSON game log ({exc})").format(exc=exc), where)) from None
     if _depth(data, MAX_LOG_DEPTH) > MAX_LOG_DEPTH:
-        raise DataError(Problem(f"not a game log: nested more than {MAX_LOG_DEPTH} levels deep", where))
+        raise DataError(Problem(_("not a game log: nested more than {MAX_LOG_DEPTH} levels deep").format(MAX_LOG_DEPTH=MAX_LOG_DEPTH), where))
     return data
 
 
@@ -607,10 +602,10 @@ def _log_error(where: Location, message: str, field: str | None = None) -> DataE
 
 
 def _entry_error(where: Location, exc: codec.CodecError) -> DataError:
-    entry, _, field = exc.path.partition(".")
+    entry, _sep, field = exc.path.partition(".")
     if not field and ": " in entry:
         entry, field = entry.split(": ", 1)
-    return DataError(Problem(f"{entry}: {exc.detail}", where, field=field or None))
+    return DataError(Problem(_("{entry}: {detail}").format(entry=entry, detail=exc.detail), where, field=field or None))
 
 
 def validate_log(data: Any, source: str | Path | None = None,
@@ -624,13 +619,12 @@ def validate_log(data: Any, source: str | Path | None = None,
     """
     where = Location(Path(source)) if source else Location()
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise _log_error(where, f"not a cardpress game log (expected \"format\": \"{FORMAT}\")")
+        raise _log_error(where, _("not a cardpress game log (expected \"format\": \"{FORMAT}\")").format(FORMAT=FORMAT))
     if data.get("version") != FORMAT_VERSION:
-        raise _log_error(where, f"unsupported log version {data.get('version')!r} (this cardpress reads "
-                                f"{FORMAT_VERSION})", "version")
+        raise _log_error(where, _("unsupported log version {version!r} (this cardpress reads {FORMAT_VERSION})").format(version=data.get('version'), FORMAT_VERSION=FORMAT_VERSION), "version")
     info = data.get("game")
     if not isinstance(info, dict):
-        raise _log_error(where, "the log has no \"game\" object", "game")
+        raise _log_error(where, _("the log has no \"game\" object"), "game")
     try:
         gid = codec.decode(info.get("id"), str, "game.id")
         ref = codec.decode(info.get("game"), str, "game.game")
@@ -641,25 +635,24 @@ def validate_log(data: Any, source: str | Path | None = None,
     except codec.CodecError as exc:
         raise _log_error(where, exc.detail, exc.path) from None
     if definition is not None and len(definition.encode("utf-8")) > MAX_TEXT_FILE_BYTES:
-        raise _log_error(where, f"the stored game definition is larger than {MAX_TEXT_FILE_BYTES // (1024 * 1024)} "
-                                f"MB", "game.definition")
+        raise _log_error(where, _("the stored game definition is larger than {MAX_TEXT_FILE_BYTES} MB").format(MAX_TEXT_FILE_BYTES=MAX_TEXT_FILE_BYTES // (1024 * 1024)), "game.definition")
     if definition is not None and not _is_folder_ref(ref):
-        raise _log_error(where, f"a stored definition belongs to a game folder, not to the shipped game {ref!r}",
+        raise _log_error(where, _("a stored definition belongs to a game folder, not to the shipped game {ref!r}").format(ref=ref),
                          "game.definition")
     if game_id is None:
         check_game_id(gid, where, "game.id")
     else:
         gid = check_game_id(game_id, Location(), "--as")
     row = GameRow(gid, ref, ruleset, players, created, definition)
-    defn, _ = definition_of(row)
+    defn, _rest = definition_of(row)
     if ruleset != defn.id:
-        raise _log_error(where, f"the log is of {ruleset!r}, but {ref!r} is {defn.id!r}", "game.ruleset")
+        raise _log_error(where, _("the log is of {ruleset!r}, but {ref!r} is {defn_id!r}").format(ruleset=ruleset, ref=ref, defn_id=defn.id), "game.ruleset")
     if len(players) != defn.players:
-        raise _log_error(where, f"the log has {len(players)} players; {defn.id} is for {defn.players}",
+        raise _log_error(where, _("the log has {n_players} players; {defn_id} is for {players}").format(n_players=len(players), defn_id=defn.id, players=defn.players),
                          "game.players")
     raw = data.get("entries")
     if not isinstance(raw, list) or not raw:
-        raise _log_error(where, "the log has no entries (a game log starts with the game's setup entry)",
+        raise _log_error(where, _("the log has no entries (a game log starts with the game's setup entry)"),
                          "entries")
     entries: list[Entry] = []
     seen: dict[str, int] = {}
@@ -670,27 +663,25 @@ def validate_log(data: Any, source: str | Path | None = None,
         except codec.CodecError as exc:
             raise _entry_error(where, exc) from None
         if entry.seq != n:
-            raise _log_error(where, f"entry {n}: seq {entry.seq} where {n} was expected (a gap or a reordering "
-                                    f"in the log)", "seq")
+            raise _log_error(where, _("entry {n}: seq {seq} where {n} was expected (a gap or a reordering in the log)").format(n=n, seq=entry.seq), "seq")
         if entry.kind not in ENTRY_KINDS:
-            raise _log_error(where, f"entry {n}: unknown kind {entry.kind!r} (one of {', '.join(ENTRY_KINDS)})",
+            raise _log_error(where, _("entry {n}: unknown kind {kind!r} (one of {ENTRY_KINDS})").format(n=n, kind=entry.kind, ENTRY_KINDS=', '.join(ENTRY_KINDS)),
                              "kind")
         if entry.op_id in seen:
-            raise _log_error(where, f"entry {n}: operation id {entry.op_id!r} was already used by entry "
-                                    f"{seen[entry.op_id]}", "op_id")
+            raise _log_error(where, _("entry {n}: operation id {op_id!r} was already used by entry {seen}").format(n=n, op_id=entry.op_id, seen=seen[entry.op_id]), "op_id")
         seen[entry.op_id] = n
         digest = entry_digest(previous, entry)
         if entry.digest and entry.digest != digest:
-            raise _log_error(where, f"entry {n}: its checksum does not match (the log was altered after export)",
+            raise _log_error(where, _("entry {n}: its checksum does not match (the log was altered after export)").format(n=n),
                              "digest")
         previous = digest
         entries.append(entry)
     start = entries[0]
     if start.kind != "start":
-        raise _log_error(where, "entry 1: a game log starts with the game's setup entry", "kind")
+        raise _log_error(where, _("entry 1: a game log starts with the game's setup entry"), "kind")
     began = [e for e in start.events if isinstance(e, ev.GameStarted)]
     if len(began) != 1 or began[0].players != players:
-        raise _log_error(where, "entry 1: its setup does not start a game of the log's players", "events")
+        raise _log_error(where, _("entry 1: its setup does not start a game of the log's players"), "events")
     replay = Replay()
     for entry in entries:
         try:
@@ -707,8 +698,7 @@ GAME_ID = re.compile(r"[^\W][\w.-]{0,99}")
 def check_game_id(game_id: str, where: Location = Location(), field: str = "id") -> str:
     """Refuse an id that could not be typed as an argument or used in a file name."""
     if not GAME_ID.fullmatch(game_id):
-        raise _log_error(where, f"game id {game_id[:40]!r} is not usable: letters, digits, '.', '-' and '_', "
-                                f"at most 100 characters, not starting with '-' or '.'", field)
+        raise _log_error(where, _("game id {game_id!r} is not usable: letters, digits, '.', '-' and '_', at most 100 characters, not starting with '-' or '.'").format(game_id=game_id[:40]), field)
     return game_id
 
 
@@ -736,7 +726,7 @@ def intact_export(store: Store, game_id: str) -> tuple[dict[str, Any], int, str]
             break
         kept.append(entry)
     if not why and recorded > len(kept):
-        why = f"{recorded} entries were written, only {len(kept)} remain"
+        why = _("{recorded} entries were written, only {have} remain").format(recorded=recorded, have=len(kept))
     data = {"format": FORMAT, "version": FORMAT_VERSION, "game": _game_json(row),
             "entries": [e.to_json() for e in kept]}
     return data, len(kept), why
@@ -771,7 +761,7 @@ def pick_game(store: Store, game_id: str | None = None) -> str:
         return game_id
     ids = store.game_ids()
     if not ids:
-        raise NoGame(f"no game in {store.path} yet: start one with `cardpress track new GAME --players A B`")
+        raise NoGame(_("no game in {path} yet: start one with `cardpress track new GAME --players A B`").format(path=store.path))
     if len(ids) == 1:
         return ids[0]           # opening it names any damage precisely (``LiveGame``)
     ended = store.ended()
@@ -781,12 +771,13 @@ def pick_game(store: Store, game_id: str | None = None) -> str:
     rows = store.games()        # only to list the candidates: it counts every game's entries
     playing = [r for r in rows if r[0].id not in ended]
     if playing:
-        head = f"{len(playing)} games in {store.path} are in progress, so a command must say which one"
+        head = _("{n} games in {path} are in progress, so a command must say which one").format(n=len(playing), path=store.path)
     else:
-        head = f"no game in {store.path} is in progress; say which finished game you mean"
-    listing = "\n".join(f"  {r.id}  {r.ruleset}  {' vs '.join(r.players)}  (last activity {activity_time(last)})"
-                        for r, _, last in (playing or rows))
-    raise WhichGame(f"{head}:\n{listing}\npick one with --game ID, or once per terminal: export {GAME_ENV}=ID")
+        head = _("no game in {path} is in progress; say which finished game you mean").format(path=store.path)
+    listing = "\n".join(_("  {game}  {ruleset}  {players}  (last activity {when})").format(
+        game=r.id, ruleset=r.ruleset, players=" vs ".join(r.players), when=activity_time(last))
+                        for r, _sep, last in (playing or rows))
+    raise WhichGame(_("{head}:\n{listing}\npick one with --game ID, or once per terminal: export {GAME_ENV}=ID").format(head=head, listing=listing, GAME_ENV=GAME_ENV))
 
 
 def resume(store: Store, game_id: str | None = None) -> LiveGame:

@@ -15,6 +15,7 @@ Nothing in it is trusted: ``read_tap`` checks its shape and size before anything
 
 from __future__ import annotations
 
+from engine.i18n import _
 import json
 import re
 from dataclasses import dataclass
@@ -45,25 +46,25 @@ class Tap:
 def read_tap(body: bytes) -> Tap:
     """The tap in a request body, checked: raises ``BadTap`` saying what is wrong."""
     if len(body) > MAX_TAP_BYTES:
-        raise BadTap(f"a tap is at most {MAX_TAP_BYTES} bytes")
+        raise BadTap(_("a tap is at most {MAX_TAP_BYTES} bytes").format(MAX_TAP_BYTES=MAX_TAP_BYTES))
     try:
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise BadTap("a tap is a JSON object") from None
+        raise BadTap(_("a tap is a JSON object")) from None
     if type(data) is not dict:
-        raise BadTap("a tap is a JSON object")
+        raise BadTap(_("a tap is a JSON object"))
     op, seen, command, args = data.get("op"), data.get("seen", 0), data.get("command"), data.get("args", {})
     if type(op) is not str or not _OP.match(op):
-        raise BadTap("op must be an operation id of 8–64 letters, digits, '-' or '_'")
+        raise BadTap(_("op must be an operation id of 8–64 letters, digits, '-' or '_'"))
     if type(seen) is not int or seen < 0:
-        raise BadTap("seen must be the log position the board showed (a whole number ≥ 0)")
+        raise BadTap(_("seen must be the log position the board showed (a whole number ≥ 0)"))
     if type(command) is not str or not command or len(command) > 64:
-        raise BadTap("command must name a command")
+        raise BadTap(_("command must name a command"))
     if type(args) is not dict or not all(type(k) is str for k in args):
-        raise BadTap("args must be an object of the command's parameters")
+        raise BadTap(_("args must be an object of the command's parameters"))
     for key, value in args.items():
         if value is not None and type(value) not in (str, int, bool):
-            raise BadTap(f"{key}: a value is text, a whole number or true/false")
+            raise BadTap(_("{key}: a value is text, a whole number or true/false").format(key=key))
     return Tap(op, seen, command, dict(args))
 
 
@@ -77,12 +78,12 @@ def apply_tap(live: Any, tap: Tap) -> dict[str, Any]:
     behind = tap.seen < live.replay.last_seq
     if tap.command in (UNDO, REDO):
         if tap.args:
-            raise BadTap(f"{tap.command} takes no arguments")
+            raise BadTap(_("{command} takes no arguments").format(command=tap.command))
         outcome = (live.undo if tap.command == UNDO else live.redo)(op_id=tap.op)
     else:
         spec = commands_of(live.ctx).get(tap.command)   # the form's ``command``: the declared name
         if spec is None or spec.query:
-            raise BadTap(f"{live.defn.id} has no command {tap.command!r}")
+            raise BadTap(_("{id} has no command {command!r}").format(id=live.defn.id, command=tap.command))
         try:
             args = spec.parse_args(tap.args)
         except BadArgument as exc:

@@ -17,6 +17,7 @@ no NaN, the same bytes on every machine for the same data.
 
 from __future__ import annotations
 
+from engine.i18n import _
 import dataclasses
 import json
 import math
@@ -96,35 +97,35 @@ def _describe(value: Any) -> str:
 
 def _int(value: Any, path: str) -> int:
     if type(value) is not int:
-        raise CodecError(path, f"expected a whole number, got {_describe(value)}")
+        raise CodecError(path, _("expected a whole number, got {value}").format(value=_describe(value)))
     if not -MAX_INT <= value <= MAX_INT:
-        raise CodecError(path, f"number out of range (more than {MAX_INT_DIGITS} digits)")
+        raise CodecError(path, _("number out of range (more than {MAX_INT_DIGITS} digits)").format(MAX_INT_DIGITS=MAX_INT_DIGITS))
     return value
 
 
 def _float(value: Any, path: str) -> float:
     if type(value) not in (int, float) or not math.isfinite(value):
-        raise CodecError(path, f"expected a finite number, got {_describe(value)}")
+        raise CodecError(path, _("expected a finite number, got {value}").format(value=_describe(value)))
     return float(value)
 
 
 def _str(value: Any, path: str) -> str:
     if type(value) is not str:
-        raise CodecError(path, f"expected text, got {_describe(value)}")
+        raise CodecError(path, _("expected text, got {value}").format(value=_describe(value)))
     if len(value) > MAX_FIELD_CHARS:
-        raise CodecError(path, f"text of {len(value)} characters (at most {MAX_FIELD_CHARS})")
+        raise CodecError(path, _("text of {n_value} characters (at most {MAX_FIELD_CHARS})").format(n_value=len(value), MAX_FIELD_CHARS=MAX_FIELD_CHARS))
     return value
 
 
 def _bool(value: Any, path: str) -> bool:
     if type(value) is not bool:
-        raise CodecError(path, f"expected true or false, got {_describe(value)}")
+        raise CodecError(path, _("expected true or false, got {value}").format(value=_describe(value)))
     return value
 
 
 def _none(value: Any, path: str) -> None:
     if value is not None:
-        raise CodecError(path, f"expected null, got {_describe(value)}")
+        raise CodecError(path, _("expected null, got {value}").format(value=_describe(value)))
     return None
 
 
@@ -134,9 +135,9 @@ _SCALARS: dict[Any, Callable[[Any, str], Any]] = {int: _int, float: _float, str:
 
 def _items(value: Any, path: str) -> list:
     if type(value) is not list:
-        raise CodecError(path, f"expected a list, got {_describe(value)}")
+        raise CodecError(path, _("expected a list, got {value}").format(value=_describe(value)))
     if len(value) > MAX_ITEMS:
-        raise CodecError(path, f"list of {len(value)} items (at most {MAX_ITEMS})")
+        raise CodecError(path, _("list of {n_value} items (at most {MAX_ITEMS})").format(n_value=len(value), MAX_ITEMS=MAX_ITEMS))
     return value
 
 
@@ -164,7 +165,7 @@ def _decoder(hint: Any) -> Callable[[Any, str], Any]:
             def fn(value: Any, path: str, parts=parts) -> tuple:
                 items = _items(value, path)
                 if len(items) != len(parts):
-                    raise CodecError(path, f"expected {len(parts)} items, got {len(items)}")
+                    raise CodecError(path, _("expected {n_parts} items, got {n_items}").format(n_parts=len(parts), n_items=len(items)))
                 return tuple(part(v, f"{path}[{i}]") for i, (part, v) in enumerate(zip(parts, items)))
         else:
             raise TypeError(f"the codec cannot decode {hint!r}")
@@ -196,11 +197,11 @@ def _record_decoder(cls: type) -> Callable[[Any, str], Any]:
 
     def fn(value: Any, path: str) -> Any:
         if type(value) is not dict:
-            raise CodecError(path, f"expected a {cls.__name__} record, got {_describe(value)}")
+            raise CodecError(path, _("expected a {name} record, got {value}").format(name=cls.__name__, value=_describe(value)))
         tag = value.get(TAG, cls.__name__)
         actual = REGISTRY.get(tag) if type(tag) is str else None
         if actual is None or not issubclass(actual, cls):
-            raise CodecError(f"{path}.{TAG}" if path else TAG, f"unknown {cls.__name__} type {_describe(tag)}")
+            raise CodecError(f"{path}.{TAG}" if path else TAG, _("unknown {name} type {tag}").format(name=cls.__name__, tag=_describe(tag)))
         return _fields_of(actual)(value, path)
 
     return fn
@@ -218,18 +219,18 @@ def _fields_of(cls: type) -> Callable[[dict, str], Any]:
     for f in dataclasses.fields(cls):
         required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
         specs.append((f.name, _decoder(hints[f.name]), required))
-    names = {name for name, _, _ in specs} | {TAG}
+    names = {name for name, _sep, _rest in specs} | {TAG}
 
     def fn(value: dict, path: str) -> Any:
         extra = [k for k in value if k not in names]
         if extra:
-            raise CodecError(path, f"{cls.__name__} has no field {_describe(extra[0])}")
+            raise CodecError(path, _("{name} has no field {extra}").format(name=cls.__name__, extra=_describe(extra[0])))
         kwargs = {}
         for name, decode_field, required in specs:
             if name in value:
                 kwargs[name] = decode_field(value[name], f"{path}.{name}" if path else name)
             elif required:
-                raise CodecError(f"{path}.{name}" if path else name, f"missing (a {cls.__name__} needs it)")
+                raise CodecError(f"{path}.{name}" if path else name, _("missing (a {name} needs it)").format(name=cls.__name__))
         return cls(**kwargs)
 
     _FIELD_DECODERS[cls] = fn
@@ -247,16 +248,16 @@ def decode(data: Any, cls: Any, path: str = "") -> Any:
 def check_args(value: Any, path: str = "args", depth: int = 0) -> Any:
     """A command's arguments: a JSON object of bounded scalars, lists and objects."""
     if depth > MAX_ARGS_DEPTH:
-        raise CodecError(path, "nested too deeply")
+        raise CodecError(path, _("nested too deeply"))
     if type(value) is dict:
         if len(value) > MAX_ITEMS:
-            raise CodecError(path, f"{len(value)} keys (at most {MAX_ITEMS})")
+            raise CodecError(path, _("{n_value} keys (at most {MAX_ITEMS})").format(n_value=len(value), MAX_ITEMS=MAX_ITEMS))
         for key, item in value.items():
             _str(key, path)
             check_args(item, f"{path}.{key}", depth + 1)
         return value
     if depth == 0:
-        raise CodecError(path, f"expected an object, got {_describe(value)}")
+        raise CodecError(path, _("expected an object, got {value}").format(value=_describe(value)))
     if type(value) is list:
         for i, item in enumerate(_items(value, path)):
             check_args(item, f"{path}[{i}]", depth + 1)

@@ -9,6 +9,8 @@ is returned with the command, so one undo takes it all back.
 
 from __future__ import annotations
 
+from engine.i18n import N_, _
+from engine.i18n import _ as tr
 import dataclasses
 import inspect
 import secrets
@@ -97,7 +99,7 @@ def seat_of(names: Sequence[str], token: Any) -> int:
                 return i
         if text.isdigit() and 1 <= int(text) <= len(names):
             return int(text) - 1
-    raise IllegalCommand(f"unknown player {token!r}; the players are {', '.join(names)}")
+    raise IllegalCommand(_("unknown player {token!r}; the players are {names}").format(token=token, names=', '.join(names)))
 
 
 def count(value: Any, what: str, minimum: int = 1) -> int:
@@ -105,9 +107,9 @@ def count(value: Any, what: str, minimum: int = 1) -> int:
     try:
         number = int(value)
     except (TypeError, ValueError):
-        raise IllegalCommand(f"{what} must be a whole number, got {value!r}") from None
+        raise IllegalCommand(_("{what} must be a whole number, got {value!r}").format(what=tr(what), value=value)) from None
     if number < minimum:
-        raise IllegalCommand(f"{what} must be at least {minimum}, got {number}")
+        raise IllegalCommand(_("{what} must be at least {minimum}, got {number}").format(what=tr(what), minimum=minimum, number=number))
     return number
 
 
@@ -116,23 +118,23 @@ def signed(value: Any, what: str) -> int:
     try:
         number = int(value)
     except (TypeError, ValueError):
-        raise IllegalCommand(f"{what} must be a whole number like +3 or -2, got {value!r}") from None
+        raise IllegalCommand(_("{what} must be a whole number like +3 or -2, got {value!r}").format(what=tr(what), value=value)) from None
     if number == 0:
-        raise IllegalCommand(f"{what} of 0 changes nothing")
+        raise IllegalCommand(_("{what} of 0 changes nothing").format(what=tr(what)))
     return number
 
 
 def require_active(state: State, player: int, what: str) -> None:
     if player != state.active:
         raise IllegalCommand(
-            f"{what}: it is {state.players[state.active].name}'s turn, not {state.players[player].name}'s"
+            _("{what}: it is {name}'s turn, not {name2}'s").format(what=tr(what), name=state.players[state.active].name, name2=state.players[player].name)
         )
 
 
 def require_phase(state: State, ctx: Context, phases: tuple[str, ...], what: str) -> None:
     if state.phase not in phases:
         allowed = "、".join(ctx.phase_name(p) for p in phases)
-        raise IllegalCommand(f"{what} only in {allowed} (now: {ctx.phase_name(state.phase)})")
+        raise IllegalCommand(_("{what} only in {allowed} (now: {phase_name})").format(what=tr(what), allowed=allowed, phase_name=ctx.phase_name(state.phase)))
 
 
 # ---------------------------------------------------------------------------- turn flow
@@ -176,7 +178,7 @@ def settle(batch: Batch, ctx: Context) -> None:
     losers = ctx.rules.losers(s, ctx)
     if not losers:
         return
-    lost = {p for p, _ in losers}
+    lost = {p for p, _rest in losers}
     reason = "；".join(f"{s.players[p].name}{why}" for p, why in losers)
     survivors = [i for i in range(len(s.players)) if i not in lost]
     winner = survivors[0] if len(survivors) == 1 else None
@@ -186,7 +188,7 @@ def settle(batch: Batch, ctx: Context) -> None:
 CORE = Commands("core")
 
 
-@CORE.command(label="下一阶段", help="Advance one phase (after the last phase: the next player's turn), with its automatic effects.",
+@CORE.command(label="下一阶段", help=N_("Advance one phase (after the last phase: the next player's turn), with its automatic effects."),
               examples=("next",), name="next")
 def next_phase(state: State, ctx: Context) -> list[ev.Event]:
     """Leave the current phase (its exit hooks may refuse) and enter the next; after the last, the next turn."""
@@ -204,7 +206,7 @@ def next_phase(state: State, ctx: Context) -> list[ev.Event]:
     return batch.events
 
 
-@CORE.command(Param.player(), label="认输", help="A player concedes; the other wins.", examples=("concede B",))
+@CORE.command(Param.player(), label="认输", help=N_("A player concedes; the other wins."), examples=("concede B",))
 def concede(state: State, ctx: Context, player: Any) -> list[ev.Event]:
     p = who(state, player)
     winner = state.other(p)
@@ -214,15 +216,15 @@ def concede(state: State, ctx: Context, player: Any) -> list[ev.Event]:
     ]
 
 
-@CORE.command(Param.player(help="The player who wins."),
-              Param("why", "text", "The card or condition that wins (for the log).", option=True, label="原因"),
-              label="宣告胜利", help="A player wins by a card's or an organisation's special condition (not a concession).",
+@CORE.command(Param.player(help=N_("The player who wins.")),
+              Param("why", "text", N_("The card or condition that wins (for the log)."), option=True, label="原因"),
+              label="宣告胜利", help=N_("A player wins by a card's or an organisation's special condition (not a concession)."),
               examples=('win A --why "G.O.I 特殊胜利：集齐三座前哨"',))
 def win(state: State, ctx: Context, player: Any, why: str) -> list[ev.Event]:
     p = who(state, player)
     reason = str(why).strip()
     if not reason:
-        raise IllegalCommand("win: say which card or condition wins with --why")
+        raise IllegalCommand(_("win: say which card or condition wins with --why"))
     return [ev.WinDeclared(player=p, reason=reason),
             ev.GameEnded(winner=p, reason=f"{state.players[p].name}：{reason}")]
 
@@ -231,26 +233,26 @@ def win(state: State, ctx: Context, player: Any, why: str) -> list[ev.Event]:
 MAX_DIE_FACES = 100
 
 
-@CORE.command(Param("faces", "text", "Sides of the die (2–100), or coin.", "6"),
-              Param("player", "player", "Who rolls (for the log).", None, option=True),
-              label="掷骰", labels={'faces': '面数', 'player': '掷骰者'}, help="Roll a die or toss a coin; the result is drawn once and kept in the log.",
+@CORE.command(Param("faces", "text", N_("Sides of the die (2–100), or coin."), "6"),
+              Param("player", "player", N_("Who rolls (for the log)."), None, option=True),
+              label="掷骰", labels={'faces': '面数', 'player': '掷骰者'}, help=N_("Roll a die or toss a coin; the result is drawn once and kept in the log."),
               examples=("roll", "roll 20 --player A", "roll coin"))
 def roll(state: State, ctx: Context, faces: Any = "6", player: Any = None) -> list[ev.Event]:
     text = str(faces).strip().lower()
-    sides = 2 if text in ("coin", "硬币") else count(text, "faces of the die", minimum=2)
+    sides = 2 if text in ("coin", "硬币") else count(text, N_("faces of the die"), minimum=2)
     if sides > MAX_DIE_FACES:
-        raise IllegalCommand(f"a die has at most {MAX_DIE_FACES} faces, not {sides}")
+        raise IllegalCommand(_("a die has at most {MAX_DIE_FACES} faces, not {sides}").format(MAX_DIE_FACES=MAX_DIE_FACES, sides=sides))
     who_rolls = None if player in (None, "") else who(state, player)
     # secrets, not random: nobody at the table can predict or replay-steer the draw.
     return [ev.DieRolled(faces=sides, result=secrets.randbelow(sides) + 1, player=who_rolls,
                          reason="掷硬币" if sides == 2 else f"掷{sides}面骰")]
 
 
-@CORE.command(Param("text", "text", "Anything worth remembering."), label="备注", labels={'text': '内容'}, help="Write a note into the log.",
+@CORE.command(Param("text", "text", N_("Anything worth remembering.")), label="备注", labels={'text': '内容'}, help=N_("Write a note into the log."),
               examples=('note "B used the G.O.I special win condition"',))
 def note(state: State, ctx: Context, text: str) -> list[ev.Event]:
     if not str(text).strip():
-        raise IllegalCommand("a note needs some text")
+        raise IllegalCommand(_("a note needs some text"))
     return [ev.NoteAdded(text=str(text).strip(), reason="玩家备注")]
 
 
@@ -262,23 +264,23 @@ def commands_of(ctx: Context) -> dict[str, CommandSpec]:
 def run_command(state: State, ctx: Context, name: str, args: Mapping[str, Any]) -> list[ev.Event]:
     """Decide what command ``name`` does now: its events plus any game end. Raises ``IllegalCommand``."""
     if not state.started:
-        raise IllegalCommand("the game has not started")
+        raise IllegalCommand(_("the game has not started"))
     if state.over:
         winner = state.players[state.winner].name if state.winner is not None else "nobody (draw)"
-        raise GameOver(f"the game is over ({state.end_reason}; winner: {winner}); only undo/redo are allowed")
+        raise GameOver(_("the game is over ({end_reason}; winner: {winner}); only undo/redo are allowed").format(end_reason=state.end_reason, winner=winner))
     table = commands_of(ctx)
     spec = table.get(name)
     if spec is None or spec.query:
         actions = sorted(k for k, v in table.items() if not v.query)
-        raise UnknownCommand(f"unknown command {name!r} for {ctx.defn.id}; commands: {', '.join(actions)}")
+        raise UnknownCommand(_("unknown command {name!r} for {id}; commands: {actions}").format(name=name, id=ctx.defn.id, actions=', '.join(actions)))
     unknown = set(args) - {p.name for p in spec.params}
     missing = [p.name for p in spec.params if p.required and p.name not in args]
     if unknown or missing:
         # Checked against the declaration, so a TypeError inside a rule stays a crash (a bug),
         # never passed off as an illegal move.
-        raise IllegalCommand(f"{spec.cli_name}: " + "; ".join(
-            ([f"no parameter {', '.join(sorted(unknown))}"] if unknown else [])
-            + ([f"missing {', '.join(missing)}"] if missing else [])))
+        why = ([_("no parameter {names}").format(names=", ".join(sorted(unknown)))] if unknown else []) \
+            + ([_("missing {names}").format(names=", ".join(missing))] if missing else [])
+        raise IllegalCommand(_("{command}: {why}").format(command=spec.cli_name, why=_("; ").join(why)))
     produced = spec.run(state, ctx, **args)
     batch = Batch(state).emit(*produced)
     settle(batch, ctx)
@@ -288,18 +290,18 @@ def run_command(state: State, ctx: Context, name: str, args: Mapping[str, Any]) 
 def start_game(ctx: Context, players: tuple[str, ...], first: int = 0, **options: Any) -> list[ev.Event]:
     """The events that set up a game and begin its first turn."""
     if len(players) != ctx.defn.players:
-        raise IllegalCommand(f"{ctx.defn.id} is for {ctx.defn.players} players, got {len(players)}")
+        raise IllegalCommand(_("{id} is for {players} players, got {n_players}").format(id=ctx.defn.id, players=ctx.defn.players, n_players=len(players)))
     if len(set(p.casefold() for p in players)) != len(players) or not all(p.strip() for p in players):
-        raise IllegalCommand("player names must be non-empty and different")
+        raise IllegalCommand(_("player names must be non-empty and different"))
     if not 0 <= first < len(players):
-        raise IllegalCommand(f"first player must be one of {', '.join(players)}")
+        raise IllegalCommand(_("first player must be one of {players}").format(players=', '.join(players)))
     batch = Batch(State())
     # A game takes the setup options its ``setup`` names (backrooms: ``levels``); one given to
     # a game that has no use for it is refused rather than silently dropped.
     accepted = inspect.signature(ctx.rules.setup).parameters
     for key, value in options.items():
         if value and key not in accepted and key != "decks":
-            raise IllegalCommand(f"--{key.replace('_', '-')} is not an option of {ctx.defn.id}")
+            raise IllegalCommand(_("--{option} is not an option of {id}").format(option=key.replace('_', '-'), id=ctx.defn.id))
     setup = ctx.rules.setup(ctx, tuple(players), first, **{k: v for k, v in options.items() if k in accepted})
     decks = options.get("decks") or {}
     if decks:

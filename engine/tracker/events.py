@@ -14,6 +14,7 @@ are tuples in memory and lists on disk.
 
 from __future__ import annotations
 
+from engine.i18n import _
 from typing import Any
 
 from .records import Record, record
@@ -150,7 +151,7 @@ def _upcast(record: dict) -> dict:
     ruleset = record.get("ruleset")
     cls = getattr(game_module(ruleset), "LEGACY_SETUP", None) if ruleset in rulesets() else None
     if cls is None or not set(legacy) <= set(cls.__dataclass_fields__):
-        raise codec.CodecError("", f"a GameStarted of ruleset {ruleset!r} has no field {next(iter(legacy))!r}")
+        raise codec.CodecError("", _("a GameStarted of ruleset {ruleset!r} has no field {field!r}").format(ruleset=ruleset, field=next(iter(legacy))))
     record["setup"] = {codec.TAG: cls.__name__, **legacy}
     return record
 
@@ -166,7 +167,7 @@ def from_record(record: Any, path: str = "") -> Event:
     Raises ``codec.CodecError`` (naming the field) for an unknown type or a value that does not fit.
     """
     if type(record) is not dict or codec.TAG not in record:
-        raise codec.CodecError(path, "expected an event record with a \"type\"")
+        raise codec.CodecError(path, _("expected an event record with a \"type\""))
     tag = record[codec.TAG]
     if type(tag) is str and tag not in EVENT_TYPES:
         _games_loaded()

@@ -20,6 +20,8 @@ Example::
 
 from __future__ import annotations
 
+from engine.i18n import N_, _
+from engine.i18n import _ as tr
 import math
 import re
 from dataclasses import dataclass, field, replace
@@ -49,7 +51,7 @@ def yes_no(raw: Any, what: str) -> bool:
         return True
     if text in _FALSE:
         return False
-    raise BadArgument(f"{what} must be yes or no, got {raw!r}")
+    raise BadArgument(_("{what} must be yes or no, got {raw!r}").format(what=tr(what), raw=raw))
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,7 @@ class Param:
     # ------------------------------------------------------------ common parameters
 
     @staticmethod
-    def player(name: str = "player", help: str = "Player name or seat number (1, 2).") -> "Param":
+    def player(name: str = "player", help: str = N_("Player name or seat number (1, 2).")) -> "Param":
         return Param(name, "player", help, label="玩家")
 
     @staticmethod
@@ -99,18 +101,18 @@ class Param:
         return Param(name, "count", help, default, option=option, short=short, minimum=minimum)
 
     @staticmethod
-    def card(name: str = "card", help: str = "Card id or name (part of a name will do).", label: str = "卡牌",
+    def card(name: str = "card", help: str = N_("Card id or name (part of a name will do)."), label: str = "卡牌",
              default: Any = REQUIRED, option: bool = False) -> "Param":
         return Param(name, "card", help, default, option=option, label=label, metavar="CARD")
 
     @staticmethod
-    def piece(name: str = "piece", help: str = "Piece id on the board (A1, B3…) or its card's name.",
+    def piece(name: str = "piece", help: str = N_("Piece id on the board (A1, B3…) or its card's name."),
               label: str = "棋子", default: Any = REQUIRED, option: bool = False) -> "Param":
         return Param(name, "piece", help, default, option=option, label=label, metavar="PIECE")
 
     @staticmethod
     def why() -> "Param":
-        return Param("why", "text", "Reason to record in the log (the card or effect).", "", option=True, label="原因")
+        return Param("why", "text", N_("Reason to record in the log (the card or effect)."), "", option=True, label="原因")
 
     # ------------------------------------------------------------ reading a typed value
 
@@ -130,12 +132,12 @@ class Param:
         if self.kind == "choice" and text not in self.choices:
             if text in self.choice_labels:
                 return self.choices[self.choice_labels.index(text)]
-            raise BadArgument(f"{self.name} must be one of {', '.join(self.choices)}, got {text!r}")
+            raise BadArgument(_("{name} must be one of {choices}, got {text!r}").format(name=self.name, choices=', '.join(self.choices), text=text))
         return text
 
     def _number(self, raw: Any) -> int:
         if isinstance(raw, bool):
-            raise BadArgument(f"{self.name} must be a whole number, got {raw!r}")
+            raise BadArgument(_("{name} must be a whole number, got {raw!r}").format(name=self.name, raw=raw))
         if isinstance(raw, int):
             value = raw
         elif isinstance(raw, float) and math.isfinite(raw) and raw.is_integer():
@@ -144,10 +146,10 @@ class Param:
             text = str(raw).strip()
             if not _SIGNED.match(text) or len(text) > 12:
                 example = "+3 or -2" if self.kind == "signed" else "3"
-                raise BadArgument(f"{self.name} must be a whole number like {example}, got {raw!r}")
+                raise BadArgument(_("{name} must be a whole number like {example}, got {raw!r}").format(name=self.name, example=example, raw=raw))
             value = int(text.replace("−", "-"))
         if self.minimum is not None and value < self.minimum:
-            raise BadArgument(f"{self.name} must be at least {self.minimum}, got {value}")
+            raise BadArgument(_("{name} must be at least {minimum}, got {value}").format(name=self.name, minimum=self.minimum, value=value))
         return value
 
 
@@ -193,14 +195,15 @@ class CommandSpec:
 
     @property
     def summary(self) -> str:
-        return self.help.split("\n", 1)[0]
+        return tr(self.help).split("\n", 1)[0]
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
 
     def help_text(self, numbers: Mapping[str, Any] | None) -> str:
-        """The help with ``{n.…}`` filled from the game's numbers (as written when unknown)."""
-        return fill(self.help, numbers)
+        """The help in the language in force (every ``help`` is N_-marked where it is declared),
+        with ``{n.…}`` filled from the game's numbers (as written when unknown)."""
+        return fill(tr(self.help), numbers)
 
     def parse_args(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """Typed arguments from raw ones (text or values); unknown or missing ones are errors."""
@@ -208,16 +211,15 @@ class CommandSpec:
         for key, value in raw.items():
             param = self.param(key)
             if param is None:
-                raise BadArgument(f"{self.cli_name}: no parameter {key!r}; it takes "
-                                  f"{', '.join(p.name for p in self.params) or 'nothing'}")
+                raise BadArgument(_("{cli_name}: no parameter {key!r}; it takes {value}").format(cli_name=self.cli_name, key=key, value=', '.join((p.name for p in self.params)) or 'nothing'))
             if value is not None:
                 try:
                     out[key] = param.parse(value)
                 except BadArgument as exc:
-                    raise BadArgument(f"{self.cli_name}: {exc}") from None
+                    raise BadArgument(_("{cli_name}: {exc}").format(cli_name=self.cli_name, exc=exc)) from None
         missing = [p.name for p in self.params if p.required and p.name not in out]
         if missing:
-            raise BadArgument(f"{self.cli_name}: missing {', '.join(missing)}")
+            raise BadArgument(_("{cli_name}: missing {missing}").format(cli_name=self.cli_name, missing=', '.join(missing)))
         return out
 
     @property

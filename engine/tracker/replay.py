@@ -20,6 +20,7 @@ trusted; games just replay from the log. The log is the record; a snapshot only 
 
 from __future__ import annotations
 
+from engine.i18n import _
 import hashlib
 import hmac
 import json
@@ -96,7 +97,7 @@ class Replay:
         if key is None:
             return None
         body = {"version": SNAPSHOT_VERSION, "seq": self.last_seq, "log_digest": self.digest,
-                "state": codec.encode(self.state), "applied": [s for s, _ in self.applied],
+                "state": codec.encode(self.state), "applied": [s for s, _rest in self.applied],
                 "redo": list(self.redo)}
         return codec.canonical({"body": body, "checksum": _checksum(body, key)}).encode("utf-8")
 
@@ -108,25 +109,25 @@ class Replay:
         try:
             text = data.decode("utf-8") if isinstance(data, bytes) else data
             if not isinstance(text, str):
-                raise BadSnapshot(f"not a JSON snapshot ({type(data).__name__})")
+                raise BadSnapshot(_("not a JSON snapshot ({name})").format(name=type(data).__name__))
             outer = json.loads(text, parse_constant=_refuse_constant)
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-            raise BadSnapshot(f"unreadable ({exc})") from None
+            raise BadSnapshot(_("unreadable ({exc})").format(exc=exc)) from None
         if type(outer) is not dict or set(outer) != {"body", "checksum"} or type(outer["body"]) is not dict:
-            raise BadSnapshot("not a snapshot record")
+            raise BadSnapshot(_("not a snapshot record"))
         body = outer["body"]
         key = seal_key()
         if key is None:
-            raise BadSnapshot("no snapshot key on this machine")
+            raise BadSnapshot(_("no snapshot key on this machine"))
         if not isinstance(outer["checksum"], str) or not hmac.compare_digest(outer["checksum"], _checksum(body, key)):
-            raise BadSnapshot("its seal does not match (damaged, or not written on this machine)")
+            raise BadSnapshot(_("its seal does not match (damaged, or not written on this machine)"))
         if body.get("version") != SNAPSHOT_VERSION:
-            raise BadSnapshot(f"version {body.get('version')!r}, not {SNAPSHOT_VERSION}")
+            raise BadSnapshot(_("version {version!r}, not {SNAPSHOT_VERSION}").format(version=body.get('version'), SNAPSHOT_VERSION=SNAPSHOT_VERSION))
         seq = body.get("seq")
         if type(seq) is not int or seq < 1:
-            raise BadSnapshot("no log position")
+            raise BadSnapshot(_("no log position"))
         if body.get("log_digest") != log_digest(seq):
-            raise BadSnapshot(f"it does not match the log at entry {seq}")
+            raise BadSnapshot(_("it does not match the log at entry {seq}").format(seq=seq))
         try:
             state = codec.decode(body.get("state"), State, "state")
             applied = codec.decode(body.get("applied"), tuple[int, ...], "applied")
@@ -135,7 +136,7 @@ class Replay:
             raise BadSnapshot(str(exc)) from None
         if (not applied or applied[0] != 1 or any(a >= b for a, b in zip(applied, applied[1:]))
                 or applied[-1] > seq or any(not 1 < r <= seq or r in applied for r in redo)):
-            raise BadSnapshot("its undo/redo stacks do not fit the log")
+            raise BadSnapshot(_("its undo/redo stacks do not fit the log"))
         self.last_seq, self.state, self.redo, self.digest = seq, state, list(redo), body["log_digest"]
         self.applied = [(s, None) for s in applied[:-1]] + [(applied[-1], state)]
 
@@ -143,62 +144,61 @@ class Replay:
 
     def _fill_states(self) -> None:
         if self._load_all is None:
-            raise DataError(Problem("cannot undo past the snapshot: no log to replay"))
+            raise DataError(Problem(_("cannot undo past the snapshot: no log to replay")))
         full = Replay()
         for entry in self._load_all():
             if entry.seq > self.last_seq:
                 break
             full.add(entry)
-        if [s for s, _ in full.applied] != [s for s, _ in self.applied]:
-            raise DataError(Problem(f"the snapshot at entry {self.last_seq} does not match its log"))
+        if [s for s, _rest in full.applied] != [s for s, _rest in self.applied]:
+            raise DataError(Problem(_("the snapshot at entry {last_seq} does not match its log").format(last_seq=self.last_seq)))
         self.applied = full.applied
         self.entries.update(full.entries)
 
     def add(self, entry: Entry) -> None:
         if entry.seq != self.last_seq + 1:
-            raise DataError(Problem(f"log entry {entry.seq} follows {self.last_seq}: the log has a gap"))
+            raise DataError(Problem(_("log entry {seq} follows {last_seq}: the log has a gap").format(seq=entry.seq, last_seq=self.last_seq)))
         if entry.kind in ("start", "command"):
             if (entry.kind == "start") != (self.last_seq == 0):
-                raise DataError(Problem(f"log entry {entry.seq}: a game log starts with one setup entry, "
-                                        f"then commands"))
+                raise DataError(Problem(_("log entry {seq}: a game log starts with one setup entry, then commands").format(seq=entry.seq)))
             if entry.target is not None:
-                raise DataError(Problem(f"log entry {entry.seq}: a {entry.kind} entry has no target"))
+                raise DataError(Problem(_("log entry {seq}: a {kind} entry has no target").format(seq=entry.seq, kind=entry.kind)))
             self.state = _fold(entry, self.state)
             self.applied.append((entry.seq, self.state))
             self.redo.clear()
         elif entry.kind == "undo":
             if len(self.applied) < 2 or self.applied[-1][0] != entry.target:
-                raise DataError(Problem(f"log entry {entry.seq}: undo of {entry.target}, which is not the last command in effect"))
+                raise DataError(Problem(_("log entry {seq}: undo of {target}, which is not the last command in effect").format(seq=entry.seq, target=entry.target)))
             if entry.events:
-                raise DataError(Problem(f"log entry {entry.seq}: an undo carries no events"))
+                raise DataError(Problem(_("log entry {seq}: an undo carries no events").format(seq=entry.seq)))
             if self.applied[-2][1] is None:
                 self._fill_states()
             self.redo.append(self.applied.pop()[0])
             self.state = self.applied[-1][1]
         elif entry.kind == "redo":
             if not self.redo or self.redo[-1] != entry.target:
-                raise DataError(Problem(f"log entry {entry.seq}: redo of {entry.target}, which is not the last undone command"))
+                raise DataError(Problem(_("log entry {seq}: redo of {target}, which is not the last undone command").format(seq=entry.seq, target=entry.target)))
             if entry.events:
-                raise DataError(Problem(f"log entry {entry.seq}: a redo carries no events"))
+                raise DataError(Problem(_("log entry {seq}: a redo carries no events").format(seq=entry.seq)))
             self.redo.pop()
             self.state = _fold(self.entries[entry.target], self.state)
             self.applied.append((entry.target, self.state))
         else:
-            raise DataError(Problem(f"log entry {entry.seq}: unknown kind {entry.kind!r}"))
+            raise DataError(Problem(_("log entry {seq}: unknown kind {kind!r}").format(seq=entry.seq, kind=entry.kind)))
         self.entries[entry.seq] = entry
         self.last_seq = entry.seq
         self.digest = entry.digest
 
     @property
     def in_effect(self) -> set[int]:
-        return {seq for seq, _ in self.applied}
+        return {seq for seq, _rest in self.applied}
 
     def in_effect_from(self, first: int) -> set[int]:
         """The entries from ``first`` on that are in effect: read from the end of ``applied``
         (in increasing order, as a snapshot is checked to be), so a log's last lines cost what
         they show, not the length of the game."""
         out = set()
-        for seq, _ in reversed(self.applied):
+        for seq, _rest in reversed(self.applied):
             if seq < first:
                 break
             out.add(seq)
@@ -214,13 +214,11 @@ def _fold(entry: Entry, state: State) -> State:
                 seat = getattr(event, name, None)
                 seats = len(getattr(event, "players", ()) or state.players)   # GameStarted brings its own
                 if seat is not None and seats and not 0 <= seat < seats:
-                    raise DataError(Problem(f"log entry {entry.seq}: {type(event).__name__}.{name} is {seat}, "
-                                            f"but the game has {seats} players"))
+                    raise DataError(Problem(_("log entry {seq}: {name}.{name2} is {seat}, but the game has {seats} players").format(seq=entry.seq, name=type(event).__name__, name2=name, seat=seat, seats=seats)))
             state = apply(state, event)
         return state
     except (IndexError, KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise DataError(Problem(f"log entry {entry.seq}: its events do not fit the game "
-                                f"({type(exc).__name__}: {exc})")) from None
+        raise DataError(Problem(_("log entry {seq}: its events do not fit the game ({name}: {exc})").format(seq=entry.seq, name=type(exc).__name__, exc=exc))) from None
 
 
 #: Event fields that name a seat (an index into the players), in any game's events.

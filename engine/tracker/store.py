@@ -54,6 +54,8 @@ database" — then the whole file is unreadable and only a backup or an export h
 
 from __future__ import annotations
 
+from engine.i18n import N_, _
+from engine.i18n import _ as tr
 import errno
 import hashlib
 import json
@@ -194,19 +196,19 @@ class Entry:
     def from_json(cls, data: Any, path: str = "") -> "Entry":
         """An exported entry, every field checked (``codec.CodecError`` names the field)."""
         if type(data) is not dict:
-            raise codec.CodecError(path, "expected an entry object")
+            raise codec.CodecError(path, _("expected an entry object"))
         extra = set(data) - {"seq", "op_id", "kind", "command", "args", "target", "created", "events", "digest"}
         if extra:
-            raise codec.CodecError(path, f"unknown field {sorted(extra)[0]!r}")
+            raise codec.CodecError(path, _("unknown field {extra!r}").format(extra=sorted(extra)[0]))
 
         def need(key: str) -> Any:
             if key not in data:
-                raise codec.CodecError(f"{path}.{key}", "missing")
+                raise codec.CodecError(f"{path}.{key}", _("missing"))
             return data[key]
 
         events = need("events")
         if type(events) is not list:
-            raise codec.CodecError(f"{path}.events", "expected a list of events")
+            raise codec.CodecError(f"{path}.events", _("expected a list of events"))
         return cls(seq=codec.decode(need("seq"), int, f"{path}.seq"),
                    op_id=codec.decode(need("op_id"), str, f"{path}.op_id"),
                    kind=codec.decode(need("kind"), str, f"{path}.kind"),
@@ -266,9 +268,9 @@ def chain_seed(game: str, ruleset: str, players: tuple[str, ...] | list[str],
 
 def _mismatch(seq: int) -> str:
     if seq == 1:
-        return ("entry 1 (or the game's row it seals: its game, players and stored definition) does not "
-                "match its checksum")
-    return f"entry {seq} does not match its checksum"
+        return _("entry 1 (or the game's row it seals: its game, players and stored definition) does not "
+                 "match its checksum")
+    return _("entry {seq} does not match its checksum").format(seq=seq)
 
 
 def canonical_parts(entry: Entry) -> tuple[str, str]:
@@ -310,17 +312,15 @@ def _is_damage(exc: BaseException) -> bool:
 
 def _damaged_game(path: Path, game_id: str, last_good: int, why: str) -> StoreDamaged:
     if last_good:
-        tail = (f"`cardpress track export {game_id} --intact -o {game_id}-intact.json` saves entries "
-                f"1..{last_good}")
+        tail = _("`cardpress track export {game_id} --intact -o {game_id}-intact.json` saves entries "
+                 "1..{last_good}").format(game_id=game_id, last_good=last_good)
     else:
-        tail = "not even its first entry is intact"
-    return StoreDamaged(f"game {game_id} in {path} is damaged after entry {last_good} (the last good entry): "
-                        f"{why}; {tail}", game_id, last_good, why)
+        tail = _("not even its first entry is intact")
+    return StoreDamaged(_("game {game_id} in {path} is damaged after entry {last_good} (the last good entry): {why}; {tail}").format(game_id=game_id, path=path, last_good=last_good, why=why, tail=tail), game_id, last_good, why)
 
 
 def _damaged_file(path: Path, exc: BaseException) -> StoreDamaged:
-    return StoreDamaged(f"{path} is damaged ({exc}); `cardpress track export GAME --intact -o FILE` saves "
-                        f"the entries of a game that can still be read")
+    return StoreDamaged(_("{path} is damaged ({exc}); `cardpress track export GAME --intact -o FILE` saves the entries of a game that can still be read").format(path=path, exc=exc))
 
 
 # ---------------------------------------------------------------------------- the store
@@ -353,7 +353,7 @@ class Store:
             remove_leftovers(self.seqs_path.parent)
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             self.close()
-            error = self._error(exc, "open")
+            error = self._error(exc, N_("open"))
             if not isinstance(error, StoreDamaged) or not self._open_damaged(str(exc)):
                 raise error from None
         except BaseException:
@@ -394,8 +394,7 @@ class Store:
                 names = f"; games in it: {', '.join(map(str, ids))}" if ids else ""
             except sqlite3.Error:
                 pass
-            raise StoreDamaged(f"{self.path} is damaged ({self.damage}){names}; `cardpress track export GAME "
-                               f"--intact -o FILE` saves the entries of a game that are still intact")
+            raise StoreDamaged(_("{path} is damaged ({damage}){names}; `cardpress track export GAME --intact -o FILE` saves the entries of a game that are still intact").format(path=self.path, damage=self.damage, names=names))
 
     # ------------------------------------------------------------------ opening
 
@@ -406,34 +405,30 @@ class Store:
         except FileNotFoundError:
             st = None
         except OSError as exc:
-            raise StoreUnavailable(f"cannot open {path}: {exc.strerror}") from None
+            raise StoreUnavailable(_("cannot open {path}: {strerror}").format(path=path, strerror=exc.strerror)) from None
         if st is None:
             if not path.parent.is_dir():
-                raise StoreUnavailable(f"cannot create {path}: the folder {path.parent} does not exist")
+                raise StoreUnavailable(_("cannot create {path}: the folder {parent} does not exist").format(path=path, parent=path.parent))
             if not os.access(path.parent, os.W_OK):
-                raise StoreUnavailable(f"cannot create {path}: its folder is read-only")
+                raise StoreUnavailable(_("cannot create {path}: its folder is read-only").format(path=path))
             self._create()
             return
         if stat.S_ISDIR(st.st_mode):
-            raise StoreUnavailable(f"{path} is a folder, not a game store file (give --db a file name)")
+            raise StoreUnavailable(_("{path} is a folder, not a game store file (give --db a file name)").format(path=path))
         if not stat.S_ISREG(st.st_mode):
-            raise StoreUnavailable(f"{path} is not a regular file")
+            raise StoreUnavailable(_("{path} is not a regular file").format(path=path))
         if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
             # SQLite needs to write the file and its -wal/-shm beside it, even to read a WAL store.
-            raise StoreUnavailable(f"{path} is read-only (or its folder is): cardpress writes the store and its "
-                                   f"-wal/-shm files beside it, even to read it")
+            raise StoreUnavailable(_("{path} is read-only (or its folder is): cardpress writes the store and its -wal/-shm files beside it, even to read it").format(path=path))
         wal = path.with_name(path.name + "-wal")
         for side in (wal, path.with_name(path.name + "-shm")):
             if side.is_symlink():
                 # SQLite would write its journal through the link, into whatever file it names.
-                raise StoreUnavailable(f"{side} is a symbolic link; a store's -wal/-shm files must be its own "
-                                       f"(delete the link)")
+                raise StoreUnavailable(_("{side} is a symbolic link; a store's -wal/-shm files must be its own (delete the link)").format(side=side))
         if st.st_size == 0 and not (wal.is_file() and wal.stat().st_size > 0):
             # SQLite would take 0 bytes for a new empty database; but every store we create has
             # its schema and format marker before it gets its name, so 0 bytes means lost data.
-            raise StoreDamaged(f"{path} is empty (0 bytes): a cardpress store is never empty once created, so its "
-                               f"data was lost (truncated?); restore it from a backup or an export, or delete it "
-                               f"to start a new store")
+            raise StoreDamaged(_("{path} is empty (0 bytes): a cardpress store is never empty once created, so its data was lost (truncated?); restore it from a backup or an export, or delete it to start a new store").format(path=path))
 
     def _create(self) -> None:
         """Create a complete store under a temp name, then link it into place (never a 0-byte store)."""
@@ -458,9 +453,9 @@ class Store:
                     raise
                 os.rename(tmp, path)                  # a file system without hard links
         except sqlite3.Error as exc:
-            raise self._error(exc, "create") from None
+            raise self._error(exc, N_("create")) from None
         except OSError as exc:
-            raise self._os_error(exc, "create") from None
+            raise self._os_error(exc, N_("create")) from None
         finally:
             for leftover in (tmp, tmp.with_name(tmp.name + "-wal"), tmp.with_name(tmp.name + "-shm")):
                 try:
@@ -475,18 +470,16 @@ class Store:
         if meta.get("format") == STORE_FORMAT:
             version = meta.get("schema")
             if version not in (str(SCHEMA_VERSION), *_UPGRADABLE):
-                raise NotAStore(f"{self.path} has store schema {version!r}; this cardpress reads schema "
-                                f"{SCHEMA_VERSION} (a newer cardpress wrote it?)")
+                raise NotAStore(_("{path} has store schema {version!r}; this cardpress reads schema {SCHEMA_VERSION} (a newer cardpress wrote it?)").format(path=self.path, version=version, SCHEMA_VERSION=SCHEMA_VERSION))
             if not {"games", "entries", "snapshots"} <= tables:
-                raise StoreDamaged(f"{self.path} is damaged: its tables are missing")
+                raise StoreDamaged(_("{path} is damaged: its tables are missing").format(path=self.path))
             if version != str(SCHEMA_VERSION):
                 self._upgrade()
             return
         if {"games", "entries", "meta", "snapshots"} <= tables and "format" not in meta:
             self._migrate()
             return
-        raise NotAStore(f"{self.path} is not a cardpress game store (it has no cardpress tables); "
-                        f"give --db another file name")
+        raise NotAStore(_("{path} is not a cardpress game store (it has no cardpress tables); give --db another file name").format(path=self.path))
 
     def _migrate(self) -> None:
         """Schema 1 → 2, once, in one transaction: digests for every entry, pickled snapshots deleted unread."""
@@ -555,33 +548,32 @@ class Store:
     # ------------------------------------------------------------------ errors
 
     def _error(self, exc: sqlite3.Error | UnicodeDecodeError, doing: str) -> StoreError:
-        """One of our errors, naming the file, for an sqlite3 error while ``doing`` something."""
+        """One of our errors, naming the file, for an sqlite3 error while ``doing`` something
+        (``doing``: an N_-marked verb, "read", "write"…, translated here)."""
         if isinstance(exc, UnicodeDecodeError):
             # SQLite's own message quoted damaged bytes of the schema (or a text value was damaged).
-            return _damaged_file(self.path, "text in it is not valid UTF-8")
+            return _damaged_file(self.path, _("text in it is not valid UTF-8"))
         text = str(exc)
         low = text.lower()
         if "full" in low or (("disk i/o" in low or "unable to open" in low) and self._disk_full()):
-            return DiskFull(f"the disk is full: could not {doing} {self.path}; nothing was written "
-                            f"(the command was not applied)")
+            return DiskFull(_("the disk is full: could not {doing} {path}; nothing was written "
+                              "(the command was not applied)").format(doing=tr(doing), path=self.path))
         if "readonly" in low or "read-only" in low:
-            return StoreUnavailable(f"{self.path} is read-only (or its folder is): cannot {doing} it")
+            return StoreUnavailable(_("{path} is read-only (or its folder is): cannot {doing} it").format(path=self.path, doing=tr(doing)))
         if "locked" in low or "busy" in low:
-            return StoreUnavailable(f"{self.path} is busy (another cardpress has been writing for "
-                                    f"{BUSY_SECONDS:g} s); try again")
+            return StoreUnavailable(_("{path} is busy (another cardpress has been writing for {BUSY_SECONDS:g} s); try again").format(path=self.path, BUSY_SECONDS=BUSY_SECONDS))
         if "unable to open" in low:
-            return StoreUnavailable(f"cannot {doing} {self.path}: unable to open it (is its folder writable?)")
+            return StoreUnavailable(_("cannot {doing} {path}: unable to open it (is its folder writable?)").format(doing=tr(doing), path=self.path))
         if "disk i/o" in low:
-            return StoreUnavailable(f"cannot {doing} {self.path}: disk I/O error")
+            return StoreUnavailable(_("cannot {doing} {path}: disk I/O error").format(doing=tr(doing), path=self.path))
         if "decode" in low:
             return _damaged_file(self.path, exc)
         if "not a database" in low:
-            return NotAStore(f"{self.path} is not a cardpress game store (not an SQLite database, or damaged "
-                             f"beyond reading: {text})")
+            return NotAStore(_("{path} is not a cardpress game store (not an SQLite database, or damaged beyond reading: {text})").format(path=self.path, text=text))
         if isinstance(exc, (sqlite3.DatabaseError,)) and not isinstance(exc, (sqlite3.ProgrammingError,
                                                                               sqlite3.InterfaceError)):
             return _damaged_file(self.path, exc)
-        return StoreError(f"{self.path}: {text}")
+        return StoreError(_("{path}: {text}").format(path=self.path, text=text))
 
     def _disk_full(self) -> bool:
         """SQLite reports a full disk while creating its -wal/-shm files as an I/O error; look."""
@@ -592,10 +584,10 @@ class Store:
 
     def _os_error(self, exc: OSError, doing: str) -> StoreError:
         if exc.errno == errno.ENOSPC:
-            return DiskFull(f"the disk is full: could not {doing} {self.path}")
+            return DiskFull(_("the disk is full: could not {doing} {path}").format(doing=tr(doing), path=self.path))
         if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
-            return StoreUnavailable(f"cannot {doing} {self.path}: {exc.strerror} (its folder is read-only?)")
-        return StoreUnavailable(f"cannot {doing} {self.path}: {exc.strerror or exc}")
+            return StoreUnavailable(_("cannot {doing} {path}: {strerror} (its folder is read-only?)").format(doing=tr(doing), path=self.path, strerror=exc.strerror))
+        return StoreUnavailable(_("cannot {doing} {path}: {value}").format(doing=tr(doing), path=self.path, value=exc.strerror or exc))
 
     @contextmanager
     def _guard(self, doing: str) -> Iterator[None]:
@@ -625,12 +617,12 @@ class Store:
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """``BEGIN IMMEDIATE`` … ``COMMIT`` (rolled back on any exception); then ``FILE.seqs`` is updated."""
         self._refuse_damaged()
-        with self._guard("write"):
+        with self._guard(N_("write")):
             self.conn.execute("BEGIN IMMEDIATE")
         self._pending = {}
         try:
             yield self.conn
-            with self._guard("write"):
+            with self._guard(N_("write")):
                 self.conn.execute("COMMIT")
         except BaseException:
             try:
@@ -698,9 +690,9 @@ class Store:
                               (row.id, row.game, row.ruleset, json.dumps(list(row.players), ensure_ascii=False),
                                row.created, row.definition))
         except sqlite3.IntegrityError:
-            raise TrackerError(f"a game with id {row.id!r} already exists in {self.path}") from None
+            raise TrackerError(_("a game with id {row_id!r} already exists in {path}").format(row_id=row.id, path=self.path)) from None
         except sqlite3.Error as exc:
-            raise self._error(exc, "write") from None
+            raise self._error(exc, N_("write")) from None
 
     def _game_row(self, row: tuple) -> GameRow:
         gid, game, ruleset, players, created, definition = row
@@ -713,26 +705,25 @@ class Store:
               and len(game) <= MAX_GAME_REF_CHARS and len(ruleset) <= MAX_NAME_CHARS
               and (definition is None or (type(definition) is str and len(definition) <= MAX_TEXT_FILE_BYTES)))
         if not ok:
-            raise StoreDamaged(f"game {gid!r} in {self.path} is damaged: its game row (game, players, stored "
-                               f"definition) is unreadable", gid if type(gid) is str else None, 0)
+            raise StoreDamaged(_("game {gid!r} in {path} is damaged: its game row (game, players, stored definition) is unreadable").format(gid=gid, path=self.path), gid if type(gid) is str else None, 0)
         return GameRow(gid, game, ruleset, tuple(names), float(created), definition)
 
     def game(self, game_id: str) -> GameRow:
         mark = self._read_marks().get(game_id)  # before the table: see verify()
-        with self._guard("read"):
+        with self._guard(N_("read")):
             row = self.conn.execute(f"SELECT id, game, ruleset, players, created, {self._definition_column} "
                                     "FROM games NOT INDEXED WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             if mark:
                 raise self._short(game_id, 0, mark[0])
-            raise UnknownGame(f"no game {game_id!r} in {self.path} (see: cardpress track list)")
+            raise UnknownGame(_("no game {game_id!r} in {path} (see: cardpress track list)").format(game_id=game_id, path=self.path))
         return self._game_row(row)
 
     def game_ids(self) -> list[str]:
         """The ids of the stored games, read from the table itself (no index, no side record):
         this works on a damaged file too, so a store's only game can still be opened and its
         damage named precisely."""
-        with self._guard("read"):
+        with self._guard(N_("read")):
             return [r[0] for r in self.conn.execute("SELECT id FROM games NOT INDEXED ORDER BY rowid")
                     if type(r[0]) is str]
 
@@ -743,36 +734,32 @@ class Store:
         """
         self._refuse_damaged()
         marks = self._read_marks()  # before the table: see verify()
-        with self._guard("read"):
+        with self._guard(N_("read")):
             rows = self.conn.execute(
                 f"SELECT g.id, g.game, g.ruleset, g.players, g.created, {self._definition_column}, COUNT(e.seq), "
                 "COALESCE(MAX(e.created), g.created) "
                 "FROM games g LEFT JOIN entries e ON e.game_id = g.id GROUP BY g.id ORDER BY 8 DESC").fetchall()
         out = [(self._game_row(r[:6]), r[6], r[7]) for r in rows]
-        known = {r.id: n for r, n, _ in out}
-        for gid, (seq, _) in marks.items():
+        known = {r.id: n for r, n, _rest in out}
+        for gid, (seq, _rest) in marks.items():
             if known.get(gid, 0) < seq:
                 raise self._short(gid, known.get(gid, 0), seq)
         return out
 
     def _short(self, game_id: str, have: int, recorded: int) -> StoreDamaged:
         if have == 0:
-            return StoreDamaged(f"game {game_id} in {self.path} is missing: {recorded} entries of it were written "
-                                f"on this computer (see {self.seqs_path.name}); the store lost them (if you restored "
-                                f"an older copy on purpose, delete {self.seqs_path.name})", game_id, 0)
-        return _damaged_game(self.path, game_id, have, f"{recorded} entries were written, only {have} remain "
-                             f"(part of the store was lost, e.g. a damaged -wal file; if you restored an older "
-                             f"copy on purpose, delete {self.seqs_path.name})")
+            return StoreDamaged(_("game {game_id} in {path} is missing: {recorded} entries of it were written on this computer (see {name}); the store lost them (if you restored an older copy on purpose, delete {name})").format(game_id=game_id, path=self.path, recorded=recorded, name=self.seqs_path.name), game_id, 0)
+        return _damaged_game(self.path, game_id, have, _("{recorded} entries were written, only {have} remain (part of the store was lost, e.g. a damaged -wal file; if you restored an older copy on purpose, delete {name})").format(recorded=recorded, have=have, name=self.seqs_path.name))
 
     # ------------------------------------------------------------------ entries
 
     def last_seq(self, game_id: str) -> int:
-        with self._guard("read"):
+        with self._guard(N_("read")):
             return self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id = ?",
                                      (game_id,)).fetchone()[0]
 
     def find_op(self, game_id: str, op_id: str) -> int | None:
-        with self._guard("read"):
+        with self._guard(N_("read")):
             row = self.conn.execute("SELECT seq FROM entries WHERE game_id = ? AND op_id = ?",
                                     (game_id, op_id)).fetchone()
         return row[0] if row else None
@@ -784,7 +771,7 @@ class Store:
     def digest_at(self, game_id: str, seq: int) -> str | None:
         if seq == 0:
             return self._seed(game_id)
-        with self._guard("read"):
+        with self._guard(N_("read")):
             row = self.conn.execute("SELECT digest FROM entries WHERE game_id = ? AND seq = ?",
                                     (game_id, seq)).fetchone()
         return row[0] if row else None
@@ -793,7 +780,7 @@ class Store:
         """Insert one entry, chained to the one before it (call inside ``transaction``); returns it with its digest."""
         previous = self.digest_at(game_id, entry.seq - 1)
         if previous is None:
-            raise StoreConflict(f"entry {entry.seq} of {game_id} would follow a missing entry")
+            raise StoreConflict(_("entry {seq} of {game_id} would follow a missing entry").format(seq=entry.seq, game_id=game_id))
         args, events = canonical_parts(entry)
         digest = _digest(previous, _entry_text(entry.seq, entry.op_id, entry.kind, entry.command, args,
                                                entry.target, events, float(entry.created)))
@@ -804,9 +791,9 @@ class Store:
                 (game_id, entry.seq, entry.op_id, entry.kind, entry.command, args, entry.target, events,
                  float(entry.created), digest))
         except sqlite3.IntegrityError as exc:
-            raise StoreConflict(f"entry {entry.seq} or operation {entry.op_id!r} already exists ({exc})") from None
+            raise StoreConflict(_("entry {seq} or operation {op_id!r} already exists ({exc})").format(seq=entry.seq, op_id=entry.op_id, exc=exc)) from None
         except sqlite3.Error as exc:
-            raise self._error(exc, "write") from None
+            raise self._error(exc, N_("write")) from None
         self._pending[game_id] = (entry.seq, digest)
         return replace(entry, digest=digest, created=float(entry.created))
 
@@ -819,8 +806,8 @@ class Store:
         parsing: ~7 µs per entry (10,000 in ~70 ms).
         """
         if self.damage:
-            kept, _ = self.intact_entries(game_id)
-            raise _damaged_game(self.path, game_id, len(kept), f"the database file is damaged ({self.damage})")
+            kept, _rest = self.intact_entries(game_id)
+            raise _damaged_game(self.path, game_id, len(kept), _("the database file is damaged ({damage})").format(damage=self.damage))
         # FILE.seqs first, the database after: marks are written only after their commit, so a
         # mark read first never runs ahead of the table read next — even while another writer
         # commits in between (read the other way round, that race looked like lost entries).
@@ -831,8 +818,7 @@ class Store:
         if mark and mark[0] > good:
             raise self._short(game_id, good, mark[0])
         if mark and self.digest_at(game_id, mark[0]) != mark[1]:
-            raise _damaged_game(self.path, game_id, mark[0] - 1, f"entry {mark[0]} differs from the one written on "
-                                f"this computer (see {self.seqs_path.name})")
+            raise _damaged_game(self.path, game_id, mark[0] - 1, _("entry {mark} differs from the one written on this computer (see {name})").format(mark=mark[0], name=self.seqs_path.name))
         return good, digest
 
     def _walk(self, game_id: str) -> tuple[int, str, str]:
@@ -866,32 +852,32 @@ class Store:
                                        "ORDER BY rowid", (game_id,))
             for row in cursor:
                 if not _row_fits(row):
-                    return good, previous, f"entry {good + 1} has a value of the wrong type"
+                    return good, previous, _("entry {seq} has a value of the wrong type").format(seq=good + 1)
                 seq, op_id, kind, command, args, target, events, created, digest = row
                 if seq != good + 1:
-                    return good, previous, f"entry {good + 1} is missing"
+                    return good, previous, _("entry {seq} is missing").format(seq=good + 1)
                 expected = _digest(previous, _entry_text(seq, op_id, kind, command, args, target, events, created))
                 if digest != expected:
                     return good, previous, _mismatch(seq)
                 good, previous = seq, digest
             if good == 0:
-                return good, previous, "entry 1 is missing (a game is stored with its setup entry)"
+                return good, previous, _("entry 1 is missing (a game is stored with its setup entry)")
             indexed = self.conn.execute("SELECT COUNT(*), MAX(seq) FROM entries WHERE game_id = ?",
                                         (game_id,)).fetchone()
             if tuple(indexed) != (good, good) or self.digest_at(game_id, good) != previous:
-                return good, previous, (f"the database's index is damaged (it finds {indexed[0]} entries, the "
-                                        f"table holds {good})")
+                return good, previous, _("the database's index is damaged (it finds {indexed} entries, the "
+                                          "table holds {good})").format(indexed=indexed[0], good=good)
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             if not _is_damage(exc):
-                raise self._error(exc, "read") from None
-            return good, previous, f"the database file is damaged ({_why(exc)})"
+                raise self._error(exc, N_("read")) from None
+            return good, previous, _("the database file is damaged ({why})").format(why=_why(exc))
         return good, previous, ""
 
     def entries(self, game_id: str, after: int = 0) -> list[Entry]:
         """Entries after seq ``after``, parsed and chain-checked (``StoreDamaged`` at the first bad one)."""
         previous = self.digest_at(game_id, after)
         out = []
-        with self._guard("read"):
+        with self._guard(N_("read")):
             rows = self.conn.execute(f"SELECT {self._COLUMNS} FROM entries WHERE game_id = ? AND seq > ? "
                                      "ORDER BY seq", (game_id, after)).fetchall()
         for row in rows:
@@ -901,24 +887,23 @@ class Store:
         return out
 
     def entry(self, game_id: str, seq: int) -> Entry:
-        with self._guard("read"):
+        with self._guard(N_("read")):
             row = self.conn.execute(f"SELECT {self._COLUMNS} FROM entries WHERE game_id = ? AND seq = ?",
                                     (game_id, seq)).fetchone()
         if row is None:
             # Only entries the chain walk has seen are asked for: not finding one is a bad index.
-            raise _damaged_game(self.path, game_id, seq - 1, f"entry {seq} cannot be found through the "
-                                f"database's index (the index is damaged)")
+            raise _damaged_game(self.path, game_id, seq - 1, _("entry {seq} cannot be found through the database's index (the index is damaged)").format(seq=seq))
         return self._checked(game_id, row, self.digest_at(game_id, seq - 1), seq)
 
     def _checked(self, game_id: str, row: tuple, previous: str | None, expect: int) -> Entry:
         if previous is None or not _row_fits(row) or row[0] != expect:
-            raise _damaged_game(self.path, game_id, expect - 1, f"entry {expect} is missing or unreadable")
+            raise _damaged_game(self.path, game_id, expect - 1, _("entry {expect} is missing or unreadable").format(expect=expect))
         if row[8] != _digest(previous, _entry_text(*row[:8])):
             raise _damaged_game(self.path, game_id, expect - 1, _mismatch(expect))
         try:
             return _parse_row(row, f"entry {expect}")
         except (codec.CodecError, ValueError, RecursionError) as exc:
-            raise _damaged_game(self.path, game_id, expect - 1, f"entry {expect} is unreadable ({exc})") from None
+            raise _damaged_game(self.path, game_id, expect - 1, _("entry {expect} is unreadable ({exc})").format(expect=expect, exc=exc)) from None
 
     def intact_entries(self, game_id: str) -> tuple[list[Entry], str]:
         """The longest readable, chain-checked prefix of a game's log, and why it stops ("" = complete).
@@ -940,8 +925,8 @@ class Store:
                 previous = entry.digest
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             if not _is_damage(exc):
-                raise self._error(exc, "read") from None
-            return out, f"the database file is damaged after that ({_why(exc)})"
+                raise self._error(exc, N_("read")) from None
+            return out, _("the database file is damaged after that ({why})").format(why=_why(exc))
         return out, ""
 
     # ------------------------------------------------------------------ snapshots (a cache)
@@ -953,7 +938,7 @@ class Store:
             self.conn.execute("DELETE FROM snapshots WHERE game_id = ? AND seq < ?", (game_id, seq))
 
     def latest_snapshot(self, game_id: str) -> tuple[int, Any] | None:
-        with self._guard("read"):
+        with self._guard(N_("read")):
             row = self.conn.execute("SELECT seq, data FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
                                     (game_id,)).fetchone()
         return (row[0], row[1]) if row else None
@@ -974,7 +959,7 @@ class Store:
         The marker cannot be faked by text a player typed: inside a JSON string its quotes are
         escaped, so ``"type":"GameEnded"`` only ever matches an event's own type field.
         """
-        with self._guard("read"):
+        with self._guard(N_("read")):
             rows = self.conn.execute(
                 "SELECT g.id FROM games g WHERE ("
                 f"  SELECT instr(e.events, '{_ENDED_MARK}') > 0 AND COALESCE(("
@@ -997,7 +982,7 @@ def _parse_row(row: tuple, where: str) -> Entry:
     parsed_args = codec.check_args(json.loads(args), f"{where}: args")
     records = json.loads(events)
     if type(records) is not list:
-        raise codec.CodecError(f"{where}: events", "expected a list of events")
+        raise codec.CodecError(f"{where}: events", _("expected a list of events"))
     return Entry(seq, op_id, kind, command, parsed_args, target,
                  tuple(ev.from_record(r, f"{where}: events[{i}]") for i, r in enumerate(records)),
                  float(created), digest)

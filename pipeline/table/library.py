@@ -35,6 +35,7 @@ from typing import Any, Callable, Generic, Hashable, TypeVar
 
 from engine.definitions import GameDefinition, load_game
 from engine.errors import CardpressError
+from engine.i18n import _
 
 #: Face images kept in memory (a 600 px face is ~100 KB).
 PNG_CACHE = 128
@@ -184,7 +185,7 @@ class Library:
                 continue
             ranked.append((rank, n, e))
         ranked.sort(key=lambda r: r[:2])
-        return [e for _, _, e in ranked[:max(0, limit)]]
+        return [e for _score, _order, e in ranked[:max(0, limit)]]
 
     def face_png(self, card_id: str, width_px: int = 600) -> bytes:
         """The card's face as printed (trim size), ``width_px`` wide, as PNG bytes.
@@ -194,8 +195,8 @@ class Library:
         images`` would (``DataError``, ``CardErrors``).
         """
         if isinstance(width_px, bool) or not isinstance(width_px, int) or not MIN_WIDTH_PX <= width_px <= MAX_WIDTH_PX:
-            raise ValueError(f"width must be a whole number of pixels from {MIN_WIDTH_PX} to {MAX_WIDTH_PX}, "
-                             f"got {width_px!r}")
+            raise ValueError(_("width must be a whole number of pixels from {low} to {high}, got {width!r}").format(
+                low=MIN_WIDTH_PX, high=MAX_WIDTH_PX, width=width_px))
         key = (card_id, width_px)
         cached = self._png.get(key)
         if cached is not None:

@@ -41,7 +41,9 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from engine import i18n
 from engine.errors import CardpressError
+from engine.i18n import _
 from engine.limits import MAX_TAP_BYTES
 from engine.live.board import table_view
 from engine.live.forms import forms
@@ -72,6 +74,8 @@ RECONNECT_MS = 1000
 #: Log entries a board carries.
 LOG_TAIL = 12
 COOKIE = "cardpress_table"
+#: The language of every message the table sends: its page is Simplified Chinese (RULES.md).
+TABLE_LANGUAGE = "zh_CN"
 #: Longest card search or rules term a phone may send.
 MAX_QUERY_CHARS = 100
 #: Most cards one search answers with.
@@ -188,16 +192,21 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_TAP_BYTES:
-                return JSONResponse({"error": f"a tap is at most {MAX_TAP_BYTES} bytes"}, status_code=413)
+                return JSONResponse({"error": _("a tap is at most {MAX_TAP_BYTES} bytes").format(MAX_TAP_BYTES=MAX_TAP_BYTES)}, status_code=413)
         try:
             parsed = read_tap(body)
         except BadTap as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
+        # run_in_executor does not carry the request's context (its language): _apply sets it.
         answer = await asyncio.get_running_loop().run_in_executor(table.writer, _apply, parsed)
         watcher.poke()                          # the other phones get it now, not at the next poll
         return answer
 
     def _apply(parsed) -> Response:
+        with i18n.using(TABLE_LANGUAGE):
+            return _apply_here(parsed)
+
+    def _apply_here(parsed) -> Response:
         live = table.live()      # apply_tap catches it up inside the store's transaction
         try:
             done = apply_tap(live, parsed)
@@ -231,7 +240,7 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
     def query(request: Request) -> str:
         q = request.query_params.get("q", "").strip()
         if len(q) > MAX_QUERY_CHARS:
-            raise ValueError(f"a search is at most {MAX_QUERY_CHARS} characters")
+            raise ValueError(_("a search is at most {MAX_QUERY_CHARS} characters").format(MAX_QUERY_CHARS=MAX_QUERY_CHARS))
         return q
 
     async def looked_up(work) -> Response:
@@ -246,7 +255,7 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
         def work() -> Response:
             q, limit = query(request), request.query_params.get("limit", "20")
             if not limit.isdigit() or not 1 <= int(limit) <= MAX_CARDS_SHOWN:
-                raise ValueError(f"limit must be a number from 1 to {MAX_CARDS_SHOWN}")
+                raise ValueError(_("limit must be a number from 1 to {MAX_CARDS_SHOWN}").format(MAX_CARDS_SHOWN=MAX_CARDS_SHOWN))
             lib = table.library
             return JSONResponse(lib.search_cards(q, int(limit)) if q else lib.catalogue())
         return await looked_up(work)
@@ -255,11 +264,11 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
         def work() -> Response:
             w = request.query_params.get("w", "600")
             if not w.isdigit():
-                raise ValueError("w must be a whole number of pixels")
+                raise ValueError(_("w must be a whole number of pixels"))
             try:
                 png = table.library.face_png(request.path_params["card_id"], int(w))
             except KeyError:
-                return JSONResponse({"error": "no such card"}, status_code=404)
+                return JSONResponse({"error": _("no such card")}, status_code=404)
             return Response(png, media_type="image/png", headers={"Cache-Control": "public, max-age=86400"})
         return await looked_up(work)
 
@@ -278,7 +287,7 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
             n = ord(seat) - ord("A") if len(seat) == 1 and "A" <= seat <= "Z" else -1
             svg = table.deck_svgs().get(n)
             if svg is None:
-                return JSONResponse({"error": f"seat {seat[:8]} has no deck list (give one with --deck at the start)"},
+                return JSONResponse({"error": _("seat {seat} has no deck list (give one with --deck at the start)").format(seat=seat[:8])},
                                     status_code=404)
             if isinstance(svg, CardpressError):
                 raise svg
@@ -303,13 +312,13 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
         font = await asyncio.to_thread(table.webfont)
         data = await asyncio.to_thread(font.woff2, key) if key.isalnum() and len(key) <= 64 else None
         if data is None:
-            return JSONResponse({"error": "no such font"}, status_code=404)
+            return JSONResponse({"error": _("no such font")}, status_code=404)
         return Response(data, media_type="font/woff2", headers={"Cache-Control": "public, max-age=31536000, immutable"})
 
     async def ask(request: Request) -> Response:
         body = await request.body()
         if len(body) > MAX_TAP_BYTES:
-            return JSONResponse({"error": f"a question is at most {MAX_TAP_BYTES} bytes"}, status_code=413)
+            return JSONResponse({"error": _("a question is at most {MAX_TAP_BYTES} bytes").format(MAX_TAP_BYTES=MAX_TAP_BYTES)}, status_code=413)
 
         def work() -> Response:
             try:
@@ -318,11 +327,11 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
                 live = table.live()
                 spec = commands_of(live.ctx).get(command) if type(command) is str else None
                 if spec is None or not spec.query or type(args) is not dict:
-                    return JSONResponse({"error": f"{live.defn.id} has no question {command!r}"}, status_code=400)
+                    return JSONResponse({"error": _("{game} has no question {command!r}").format(game=live.defn.id, command=command)}, status_code=400)
                 live.refresh()
                 ok, text = live.query(spec.name, **spec.parse_args(args))
             except (UnicodeDecodeError, json.JSONDecodeError, AttributeError):
-                return JSONResponse({"error": "a question is a JSON object"}, status_code=400)
+                return JSONResponse({"error": _("a question is a JSON object")}, status_code=400)
             except (BadArgument, IllegalCommand) as exc:
                 return JSONResponse({"error": str(exc)}, status_code=400)
             return JSONResponse({"ok": ok, "text": text})
@@ -335,8 +344,22 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
                              Route("/api/tap", tap, methods=["POST"]), Route("/api/events", events),
                              Route("/api/cards", cards), Route("/api/card/{card_id}.png", card_face),
                              Route("/api/rules", rules), Route("/api/deck/{seat}.svg", deck_picture)],
-                     middleware=[Middleware(SecurityHeaders), Middleware(OwnOrigin, table=table),
-                                 Middleware(JoinToken, table=table)])
+                     middleware=[Middleware(TableLanguage), Middleware(SecurityHeaders),
+                                 Middleware(OwnOrigin, table=table), Middleware(JoinToken, table=table)])
+
+
+class TableLanguage:
+    """Every message of a request is in ``TABLE_LANGUAGE`` (refusals, errors, command help),
+    whatever the host's locale: the table page is Simplified Chinese (RULES.md), its players read
+    Chinese. The language is a context variable: it follows the request into Starlette's
+    threadpool and the executor (``copy_context``) and into the tasks it starts."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        with i18n.using(TABLE_LANGUAGE):
+            await self.app(scope, receive, send)
 
 
 class Watcher:
@@ -361,7 +384,8 @@ class Watcher:
             self._wake.set()
 
     def _board_if_changed(self) -> dict[str, Any] | None:
-        return self.table.board(None, False) if self.table.last_seq() != self.seq else None
+        with i18n.using(TABLE_LANGUAGE):     # this task may outlive the request that started it
+            return self.table.board(None, False) if self.table.last_seq() != self.seq else None
 
     async def _run(self) -> None:
         while True:
@@ -376,7 +400,7 @@ class Watcher:
                     # phones get a board every PUSH_GAP_SECONDS, not one per tap each.
                     await asyncio.sleep(PUSH_GAP_SECONDS)
             except Exception as exc:              # a locked or unreadable store: try again next time
-                print(f"cardpress table: the board could not be read ({exc}); trying again", file=sys.stderr)
+                print(_("cardpress table: the board could not be read ({exc}); trying again").format(exc=exc), file=sys.stderr)
                 await asyncio.sleep(POLL_SECONDS)
             try:
                 await asyncio.wait_for(self._wake.wait(), POLL_SECONDS)
@@ -411,7 +435,7 @@ class JoinToken:
             return
         request = Request(scope)
         if not self.table.allowed(request):
-            refused = PlainTextResponse("this table needs its join link (scan the QR code again)", status_code=403)
+            refused = PlainTextResponse(_("this table needs its join link (scan the QR code again)"), status_code=403)
             await refused(scope, receive, send)
             return
         if not request.query_params.get("t"):
@@ -452,7 +476,7 @@ class OwnOrigin:
         name = host.rsplit(":", 1)[0] if not host.startswith("[") else host[1:].split("]")[0]
         refused = None
         if self.table.token is None and name not in self.LOOPBACK:
-            refused = PlainTextResponse(f"this table answers only on this computer's own address, not {host!r}",
+            refused = PlainTextResponse(_("this table answers only on this computer's own address, not {host!r}").format(host=host),
                                         status_code=403)
         elif scope["method"] == "POST":
             origin = request.headers.get("origin")

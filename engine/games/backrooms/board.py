@@ -16,6 +16,8 @@ are specials; equipment stacks on a unit; outposts enter with ``place``.
 
 from __future__ import annotations
 
+from engine.i18n import N_, _
+from engine.i18n import _ as tr
 from typing import Any
 
 from ...tracker import events as kev
@@ -49,8 +51,8 @@ SPECIAL_SLOT_WORDS = "特殊放置区"
 #: What each kind of piece is called on the board.
 KIND_NAMES = {UNIT: "单位", SPECIAL: "特殊", EQUIPMENT: "装备", OUTPOST: "前哨站"}
 
-OUTPOST_OPTION = Param.count("outpost", "Which outpost (1 = first on the board).", 1, option=True, short="-o")
-WHOSE = Param("player", "player", "Whose card (default: the player whose turn it is).", None, option=True, label="玩家")
+OUTPOST_OPTION = Param.count("outpost", N_("Which outpost (1 = first on the board)."), 1, option=True, short="-o")
+WHOSE = Param("player", "player", N_("Whose card (default: the player whose turn it is)."), None, option=True, label="玩家")
 
 
 # ---------------------------------------------------------------------------- looking things up
@@ -83,7 +85,7 @@ def check_copies(state: State, owner: int, card: Any) -> None:
 def pay(batch: Batch, owner: int, cost: int, what: str) -> None:
     have = batch.state.players[owner].cost
     if cost > have:
-        raise IllegalCommand(f"{batch.state.players[owner].name} has {have} cost; {what} costs {cost}")
+        raise IllegalCommand(_("{name} has {have} cost; {what} costs {cost}").format(name=batch.state.players[owner].name, have=have, what=tr(what), cost=cost))
     if cost:
         batch.emit(ev.CostSpent(player=owner, amount=cost, reason=f"支付{what}的费用"))
 
@@ -93,38 +95,38 @@ def free_slot(state: State, ctx: Context, owner: int, kind: str, wanted: Any) ->
     taken = {p.slot for p in state.pieces_in(owner, kind)}
     zone = KIND_NAMES[kind]
     if wanted not in (None, ""):
-        slot = count(wanted, "slot")
+        slot = count(wanted, N_("slot"))
         if slot > size:
-            raise IllegalCommand(f"there are {size} {kind} slots; no slot {slot}")
+            raise IllegalCommand(_("there are {size} {kind} slots; no slot {slot}").format(size=size, kind=kind, slot=slot))
         if slot in taken:
-            raise IllegalCommand(f"{kind} slot {slot} of {state.players[owner].name} is taken")
+            raise IllegalCommand(_("{kind} slot {slot} of {name} is taken").format(kind=kind, slot=slot, name=state.players[owner].name))
         return slot
     free = [k for k in range(1, size + 1) if k not in taken]
     if not free:
-        raise IllegalCommand(f"all {size} {kind} slots of {state.players[owner].name} are full ({zone}区已满)")
+        raise IllegalCommand(_("all {size} {kind} slots of {name} are full ({zone}区已满)").format(size=size, kind=kind, name=state.players[owner].name, zone=zone))
     return free[0]
 
 
 def targetable(piece: Piece, what: str) -> None:
     """Explored units cannot be attacked or chosen by effects (RULES.md §1)."""
     if piece.explored:
-        raise IllegalCommand(f"{piece.id} {piece.name} is exploring until its owner's next turn: it cannot be {what}")
+        raise IllegalCommand(_("{id} {name} is exploring until its owner's next turn: it cannot be {what}").format(id=piece.id, name=piece.name, what=tr(what)))
 
 
 def may_act(piece: Piece, what: str) -> None:
     if piece.stunned:
-        raise IllegalCommand(f"{piece.id} {piece.name} is stunned this turn: it cannot {what}")
+        raise IllegalCommand(_("{id} {name} is stunned this turn: it cannot {what}").format(id=piece.id, name=piece.name, what=tr(what)))
     if piece.explored:
-        raise IllegalCommand(f"{piece.id} {piece.name} is exploring until its owner's next turn: it cannot {what}")
+        raise IllegalCommand(_("{id} {name} is exploring until its owner's next turn: it cannot {what}").format(id=piece.id, name=piece.name, what=tr(what)))
 
 
 def own_piece(state: State, token: Any) -> Piece:
     """The piece ``token`` names, the active player's first: a name both sides have (two 猎犬)
     means the one of the player acting."""
     try:
-        return find_piece(state, token, owner=state.active, what="unit")
+        return find_piece(state, token, owner=state.active, what=N_("unit"))
     except IllegalCommand:
-        return find_piece(state, token, what="unit")
+        return find_piece(state, token, what=N_("unit"))
 
 
 def is_human(card: Any) -> bool:
@@ -140,10 +142,10 @@ def target_piece(state: State, token: Any, outpost: Any) -> Piece:
         return find_piece(state, token)
     outposts = state.outpost_pieces(i)
     if not outposts:
-        raise IllegalCommand(f"{state.players[i].name} has no outpost standing")
-    k = count(outpost, "outpost number") - 1
+        raise IllegalCommand(_("{name} has no outpost standing").format(name=state.players[i].name))
+    k = count(outpost, N_("outpost number")) - 1
     if k >= len(outposts):
-        raise IllegalCommand(f"{state.players[i].name} has {len(outposts)} outpost(s); there is no outpost {k + 1}")
+        raise IllegalCommand(_("{name} has {n_outposts} outpost(s); there is no outpost {k}").format(name=state.players[i].name, n_outposts=len(outposts), k=k + 1))
     return outposts[k]
 
 
@@ -185,25 +187,25 @@ def settle_hp(batch: Batch, ctx: Context, piece_id: str) -> None:
 # ---------------------------------------------------------------------------- entering the board
 
 
-@COMMANDS.command(Param.card(help="Card id or name from the player's deck list (part of a name will do)."), WHOSE,
-                  Param("slot", "count", "Slot to put it in (default: the first free one).", None, option=True,
+@COMMANDS.command(Param.card(help=N_("Card id or name from the player's deck list (part of a name will do).")), WHOSE,
+                  Param("slot", "count", N_("Slot to put it in (default: the first free one)."), None, option=True,
                         minimum=1),
-                  Param("special", "flag", "Into a special slot: a unit whose text allows it, an item that stays, "
-                                           "an effect laid face down (free; paid when turned up).", False,
+                  Param("special", "flag", N_("Into a special slot: a unit whose text allows it, an item that stays, "
+                                           "an effect laid face down (free; paid when turned up)."), False,
                         option=True),
                   label="召唤", labels={"slot": "位置", "special": "放入特殊放置区"},
-                  help="Summon a unit, or play an item or effect, from the deck list; its cost is paid from the "
-                       "pool ({n.unit_slots} unit slots, {n.special_slots} special slots; main phase of your turn).",
+                  help=N_("Summon a unit, or play an item or effect, from the deck list; its cost is paid from the "
+                       "pool ({n.unit_slots} unit slots, {n.special_slots} special slots; main phase of your turn)."),
                   examples=("summon 笑魇", "summon almond-water", "summon 派对客 --special --slot 2"))
 def summon(state: State, ctx: Context, card: Any, player: Any = None, slot: Any = None,
            special: bool = False) -> list[kev.Event]:
     i = state.active if player in (None, "") else who(state, player)
     c = find_card(state, ctx, i, card, types=UNIT_TYPES + SPECIAL_TYPES + EQUIPMENT_TYPES)
     if not (c.type in RESPONSE_TYPES and not special):
-        require_active(state, i, "summon")
-        require_phase(state, ctx, ("main",), "summon")
+        require_active(state, i, N_("summon"))
+        require_phase(state, ctx, ("main",), N_("summon"))
     if c.type in EQUIPMENT_TYPES:
-        raise IllegalCommand(f"{c.name} is equipment: put it on a unit with equip {c.id} UNIT")
+        raise IllegalCommand(_("{name} is equipment: put it on a unit with equip {id} UNIT").format(name=c.name, id=c.id))
     check_copies(state, i, c)
     take_from_hand(state, i, c.name)
     cost = int(c.get("cost", 0) or 0)
@@ -212,7 +214,7 @@ def summon(state: State, ctx: Context, card: Any, player: Any = None, slot: Any 
     base = dict(player=i, piece=next_piece_id(state, i), card=c.id, name=c.name, cost=cost)
     if c.type in UNIT_TYPES:
         if special and SPECIAL_SLOT_WORDS not in text:
-            raise IllegalCommand(f"{c.name}'s text does not let it lie in a special slot")
+            raise IllegalCommand(_("{name}'s text does not let it lie in a special slot").format(name=c.name))
         kind = SPECIAL if special else UNIT
         where = free_slot(state, ctx, i, kind, slot)
         pay(batch, i, cost, c.name)
@@ -230,32 +232,31 @@ def summon(state: State, ctx: Context, card: Any, player: Any = None, slot: Any 
                                    reason=f"{why}：{where}号位"))
         return batch.events
     if slot not in (None, ""):
-        raise IllegalCommand(f"{c.name} is used at once and goes to the discard; it takes no slot "
-                             f"(--special to keep it in a special slot)")
+        raise IllegalCommand(_("{name} is used at once and goes to the discard; it takes no slot (--special to keep it in a special slot)").format(name=c.name))
     pay(batch, i, cost, c.name)
     batch.emit(ev.BackroomsCardPlayed(player=i, card=c.id, name=c.name, reason="从手牌使用，送入弃牌堆"))
     return batch.events
 
 
-@COMMANDS.command(Param.card(help="Equipment card id or name from the player's deck list.", label="装备"),
-                  Param.piece("unit", help="The unit to equip (A3 or its name).", label="单位"),
-                  label="装备", help="Put equipment on one of your units: each uses 1 of its carry value; "
-                                   "refused when full. Its cost is paid from the pool (main phase of your turn).",
+@COMMANDS.command(Param.card(help=N_("Equipment card id or name from the player's deck list."), label="装备"),
+                  Param.piece("unit", help=N_("The unit to equip (A3 or its name)."), label="单位"),
+                  label="装备", help=N_("Put equipment on one of your units: each uses 1 of its carry value; "
+                                   "refused when full. Its cost is paid from the pool (main phase of your turn)."),
                   examples=("equip 撬棍 A3", "equip flashlight 侦察员"))
 def equip(state: State, ctx: Context, card: Any, unit: Any) -> list[kev.Event]:
     u = own_piece(state, unit)
     i = u.owner
-    require_active(state, i, "equip")
-    require_phase(state, ctx, ("main",), "equip")
+    require_active(state, i, N_("equip"))
+    require_phase(state, ctx, ("main",), N_("equip"))
     if u.kind != UNIT:
-        raise IllegalCommand(f"{u.id} {u.name} is not a unit in a unit slot; only units carry equipment")
-    targetable(u, "equipped")
-    c = find_card(state, ctx, i, card, types=EQUIPMENT_TYPES, what="equipment")
+        raise IllegalCommand(_("{id} {name} is not a unit in a unit slot; only units carry equipment").format(id=u.id, name=u.name))
+    targetable(u, N_("equipped"))
+    c = find_card(state, ctx, i, card, types=EQUIPMENT_TYPES, what=N_("equipment"))
     check_copies(state, i, c)
     take_from_hand(state, i, c.name)
     carried = len(state.equipment_of(u.id))
     if carried >= u.carry:
-        raise IllegalCommand(f"{u.id} {u.name} carries {carried}/{u.carry}: no room for {c.name}")
+        raise IllegalCommand(_("{id} {name} carries {carried}/{carry}: no room for {name2}").format(id=u.id, name=u.name, carried=carried, carry=u.carry, name2=c.name))
     batch = Batch(state)
     cost = int(c.get("cost", 0) or 0)
     pay(batch, i, cost, c.name)
@@ -267,31 +268,30 @@ def equip(state: State, ctx: Context, card: Any, unit: Any) -> list[kev.Event]:
 # ---------------------------------------------------------------------------- battle
 
 
-@COMMANDS.command(Param.piece("unit", help="Your attacking unit (A3 or its name).", label="攻击者"),
-                  Param.piece("target", help="An opposing unit, or an outpost once no unit stands before it.",
+@COMMANDS.command(Param.piece("unit", help=N_("Your attacking unit (A3 or its name)."), label="攻击者"),
+                  Param.piece("target", help=N_("An opposing unit, or an outpost once no unit stands before it."),
                               label="目标"),
-                  label="攻击", help="A unit attacks an opposing unit or outpost (battle phase, once per unit per "
+                  label="攻击", help=N_("A unit attacks an opposing unit or outpost (battle phase, once per unit per "
                                    "turn): the target takes the attacker's attack, the attacker the target's attack "
-                                   "back; at {n.unit_destroyed_at_hp} HP or less a piece is destroyed.",
+                                   "back; at {n.unit_destroyed_at_hp} HP or less a piece is destroyed."),
                   examples=("attack A3 B2", "attack 笑魇 B1"))
 def attack(state: State, ctx: Context, unit: Any, target: Any) -> list[kev.Event]:
     a = own_piece(state, unit)
-    require_active(state, a.owner, "attack")
-    require_phase(state, ctx, ("battle",), "attack")
+    require_active(state, a.owner, N_("attack"))
+    require_phase(state, ctx, ("battle",), N_("attack"))
     if a.kind != UNIT:
-        raise IllegalCommand(f"{a.id} {a.name} is not a unit in a unit slot; it cannot attack")
-    may_act(a, "attack")
+        raise IllegalCommand(_("{id} {name} is not a unit in a unit slot; it cannot attack").format(id=a.id, name=a.name))
+    may_act(a, N_("attack"))
     if a.attacked:
-        raise IllegalCommand(f"{a.id} {a.name} has already attacked this turn")
-    t = find_piece(state, target, owner=state.other(a.owner), what=f"piece of {state.players[state.other(a.owner)].name}")
+        raise IllegalCommand(_("{id} {name} has already attacked this turn").format(id=a.id, name=a.name))
+    t = find_piece(state, target, owner=state.other(a.owner), what=_("piece of {player}").format(player=state.players[state.other(a.owner)].name))
     if t.kind not in (UNIT, OUTPOST):
-        raise IllegalCommand(f"{t.id} {t.name} is a {t.kind}: only units and outposts can be attacked")
-    targetable(t, "attacked")
+        raise IllegalCommand(_("{id} {name} is a {kind}: only units and outposts can be attacked").format(id=t.id, name=t.name, kind=t.kind))
+    targetable(t, N_("attacked"))
     if t.kind == OUTPOST:
         guards = standing_units(state, t.owner)
         if guards:
-            raise IllegalCommand(f"{t.id} {t.name} is shielded by {', '.join(f'{g.id} {g.name}' for g in guards)}: "
-                                 f"an outpost can be attacked only when no unit stands before it")
+            raise IllegalCommand(_("{id} {name} is shielded by {names}: an outpost can be attacked only when no unit stands before it").format(id=t.id, name=t.name, names=', '.join((f'{g.id} {g.name}' for g in guards))))
     batch = Batch(state)
     batch.emit(ev.BackroomsUnitAttacked(piece=a.id, target=t.id, reason="战斗阶段攻击"))
     # Both blows are struck at once: the counter-damage is the defender's attack before it is hit.
@@ -305,37 +305,37 @@ def attack(state: State, ctx: Context, unit: Any, target: Any) -> list[kev.Event
 # ---------------------------------------------------------------------------- states
 
 
-@COMMANDS.command(Param.piece("unit", help="Your human unit (A3 or its name).", label="单位"),
-                  label="探索", help="A human unit explores (main phase of your turn): until your next turn it cannot attack, "
+@COMMANDS.command(Param.piece("unit", help=N_("Your human unit (A3 or its name)."), label="单位"),
+                  label="探索", help=N_("A human unit explores (main phase of your turn): until your next turn it cannot attack, "
                                    "use effects, be attacked or targeted, nor shield its outpost; at the end of the "
-                                   "turn you may search the deck for one item or equipment.",
+                                   "turn you may search the deck for one item or equipment."),
                   examples=("explore A3",))
 def explore(state: State, ctx: Context, unit: Any) -> list[kev.Event]:
     u = own_piece(state, unit)
-    require_active(state, u.owner, "explore")
-    require_phase(state, ctx, ("main",), "explore")
+    require_active(state, u.owner, N_("explore"))
+    require_phase(state, ctx, ("main",), N_("explore"))
     if u.kind != UNIT:
-        raise IllegalCommand(f"{u.id} {u.name} is not a unit in a unit slot")
+        raise IllegalCommand(_("{id} {name} is not a unit in a unit slot").format(id=u.id, name=u.name))
     card = ctx.cards.get(u.card)
     if card is not None and not is_human(card):
-        raise IllegalCommand(f"{u.id} {u.name} is not human ({card.get('race') or card.type}): only humans explore")
-    may_act(u, "explore")
+        raise IllegalCommand(_("{id} {name} is not human ({value}): only humans explore").format(id=u.id, name=u.name, value=card.get('race') or card.type))
+    may_act(u, N_("explore"))
     if u.attacked:
-        raise IllegalCommand(f"{u.id} {u.name} has attacked this turn; it cannot explore as well")
+        raise IllegalCommand(_("{id} {name} has attacked this turn; it cannot explore as well").format(id=u.id, name=u.name))
     return [ev.BackroomsUnitExplored(piece=u.id, reason="至己方下一轮开始前不可攻击、发动效果、被攻击或被选中，"
                                                         "也不为前哨站抵挡；本轮结束时可检索1张道具或装备")]
 
 
 @COMMANDS.command(Param.piece(), Param.why(), label="眩晕",
-                  help="Stun a unit or special: it cannot act until its owner's turn has ended.",
+                  help=N_("Stun a unit or special: it cannot act until its owner's turn has ended."),
                   examples=('stun B2 --why "闪光弹"',))
 def stun(state: State, ctx: Context, piece: Any, why: str = "") -> list[kev.Event]:
     p = find_piece(state, piece)
     if p.kind not in (UNIT, SPECIAL):
-        raise IllegalCommand(f"{p.id} {p.name} is a {p.kind}: only units and specials can be stunned")
-    targetable(p, "targeted")
+        raise IllegalCommand(_("{id} {name} is a {kind}: only units and specials can be stunned").format(id=p.id, name=p.name, kind=p.kind))
+    targetable(p, N_("targeted"))
     if p.stunned:
-        raise IllegalCommand(f"{p.id} {p.name} is already stunned")
+        raise IllegalCommand(_("{id} {name} is already stunned").format(id=p.id, name=p.name))
     return [ev.BackroomsPieceStunned(piece=p.id, reason=why or "卡牌效果")]
 
 
@@ -344,25 +344,25 @@ def stun(state: State, ctx: Context, piece: Any, why: str = "") -> list[kev.Even
 
 def _effect_target(state: State, token: Any, outpost: Any = 1) -> Piece:
     p = target_piece(state, token, outpost)
-    targetable(p, "targeted")
+    targetable(p, N_("targeted"))
     return p
 
 
-@COMMANDS.command(Param.piece(), Param("delta", "signed", "Change, +2 or -1.", label="变化"),
-                  Param("attack", "flag", "Change the attack (the default).", False, option=True),
-                  Param("hp", "flag", "Change the HP (current and printed together).", False, option=True),
+@COMMANDS.command(Param.piece(), Param("delta", "signed", N_("Change, +2 or -1."), label="变化"),
+                  Param("attack", "flag", N_("Change the attack (the default)."), False, option=True),
+                  Param("hp", "flag", N_("Change the HP (current and printed together)."), False, option=True),
                   Param.why(), label="增减数值", labels={"attack": "攻击", "hp": "生命"},
-                  help="A card effect changes a piece's attack (default) or HP; attack never goes below 0; "
-                       "HP at {n.unit_destroyed_at_hp} or less destroys it.",
+                  help=N_("A card effect changes a piece's attack (default) or HP; attack never goes below 0; "
+                       "HP at {n.unit_destroyed_at_hp} or less destroys it."),
                   examples=('buff A3 +2 --why "撬棍"', 'buff B2 -1 --hp --why "辐射"'))
 def buff(state: State, ctx: Context, piece: Any, delta: Any, attack: bool = False, hp: bool = False,
          why: str = "") -> list[kev.Event]:
     p = _effect_target(state, piece)
-    n = signed(delta, "change")
+    n = signed(delta, N_("change"))
     if attack and hp:
-        raise IllegalCommand("buff changes one value at a time: --attack or --hp")
+        raise IllegalCommand(_("buff changes one value at a time: --attack or --hp"))
     if not p.has_hp:
-        raise IllegalCommand(f"{p.id} {p.name} has no attack or HP to change (buff the unit it is on)")
+        raise IllegalCommand(_("{id} {name} has no attack or HP to change (buff the unit it is on)").format(id=p.id, name=p.name))
     why = why or "卡牌效果"
     batch = Batch(state)
     if hp:
@@ -371,7 +371,7 @@ def buff(state: State, ctx: Context, piece: Any, delta: Any, attack: bool = Fals
         return batch.events
     if p.attack + n < 0:
         if p.attack == 0:
-            raise IllegalCommand(f"{p.id} {p.name} has 0 attack already")
+            raise IllegalCommand(_("{id} {name} has 0 attack already").format(id=p.id, name=p.name))
         why, n = f"{why}（攻击值最低为0，原为{n:+d}）", -p.attack
     batch.emit(ev.BackroomsPieceBuffed(piece=p.id, stat="attack", amount=n, reason=why))
     return batch.events
@@ -379,20 +379,20 @@ def buff(state: State, ctx: Context, piece: Any, delta: Any, attack: bool = Fals
 
 #: ``damage``/``repair`` name a player (then an outpost by --outpost, as before pieces) or any
 #: piece id; the parameter keeps the player kind so old logs' titles and completion read as before.
-PLAYER_OR_PIECE = Param.player(help="A player (then their outpost --outpost N) or a piece id (A3).")
+PLAYER_OR_PIECE = Param.player(help=N_("A player (then their outpost --outpost N) or a piece id (A3)."))
 
 
-@COMMANDS.command(PLAYER_OR_PIECE, Param.count("amount", "Damage dealt."), OUTPOST_OPTION, Param.why(),
+@COMMANDS.command(PLAYER_OR_PIECE, Param.count("amount", N_("Damage dealt.")), OUTPOST_OPTION, Param.why(),
                   label="受到伤害", labels={"amount": "伤害", "outpost": "前哨站"},
-                  help="Damage a piece, or one of a player's outposts (destroyed at {n.unit_destroyed_at_hp} HP "
-                       "or less; {n.outposts_destroyed_to_lose} outposts destroyed or none standing loses).",
+                  help=N_("Damage a piece, or one of a player's outposts (destroyed at {n.unit_destroyed_at_hp} HP "
+                       "or less; {n.outposts_destroyed_to_lose} outposts destroyed or none standing loses)."),
                   examples=("damage B 7 --outpost 1", 'damage B2 3 --why "镇静剂"'))
 def damage(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 1, why: str = "") -> list[kev.Event]:
     p = _effect_target(state, player, outpost)
     if not p.has_hp:
-        raise IllegalCommand(f"{p.id} {p.name} has no HP")
+        raise IllegalCommand(_("{id} {name} has no HP").format(id=p.id, name=p.name))
     batch = Batch(state)
-    hurt(batch, ctx, p, count(amount, "damage"), why or "攻击/效果伤害")
+    hurt(batch, ctx, p, count(amount, N_("damage")), why or "攻击/效果伤害")
     return batch.events
 
 
@@ -400,13 +400,12 @@ def _heal(state: State, ctx: Context, token: Any, amount: Any, outpost: Any, why
     """Restore HP, up to the printed HP unless a card says it may go beyond (RULES.md 2026-12)."""
     p = _effect_target(state, token, outpost)
     if not p.has_hp:
-        raise IllegalCommand(f"{p.id} {p.name} has no HP")
-    n = count(amount, "HP restored")
+        raise IllegalCommand(_("{id} {name} has no HP").format(id=p.id, name=p.name))
+    n = count(amount, N_("HP restored"))
     why = why or "卡牌效果"
     if not beyond_max:
         if p.hp >= p.max_hp:
-            raise IllegalCommand(f"{p.id} {p.name} is at its full {p.max_hp} HP "
-                                 f"(--beyond-max if a card lets it exceed that)")
+            raise IllegalCommand(_("{id} {name} is at its full {max_hp} HP (--beyond-max if a card lets it exceed that)").format(id=p.id, name=p.name, max_hp=p.max_hp))
         if p.hp + n > p.max_hp:
             why, n = f"{why}（至多回复至{p.max_hp}，原为+{n}）", p.max_hp - p.hp
     if p.kind == OUTPOST:
@@ -414,27 +413,27 @@ def _heal(state: State, ctx: Context, token: Any, amount: Any, outpost: Any, why
     return [ev.BackroomsPieceHealed(piece=p.id, amount=n, reason=why)]
 
 
-BEYOND_MAX = Param("beyond_max", "flag", "A card lets the piece exceed its printed HP.", False, option=True)
+BEYOND_MAX = Param("beyond_max", "flag", N_("A card lets the piece exceed its printed HP."), False, option=True)
 
 
-@COMMANDS.command(Param.piece(), Param.count("amount", "HP restored."), Param.why(), BEYOND_MAX,
+@COMMANDS.command(Param.piece(), Param.count("amount", N_("HP restored.")), Param.why(), BEYOND_MAX,
                   label="回复", labels={"amount": "回复", "beyond_max": "可超过上限"},
-                  help="A card effect restores a unit's or an outpost's HP, up to its printed HP unless a card "
-                       "says otherwise.",
+                  help=N_("A card effect restores a unit's or an outpost's HP, up to its printed HP unless a card "
+                       "says otherwise."),
                   examples=('heal A3 2 --why "杏仁水"', 'heal A1 5 --beyond-max --why "加固"'))
 def heal(state: State, ctx: Context, piece: Any, amount: Any, why: str = "", beyond_max: bool = False) -> list[kev.Event]:
     return _heal(state, ctx, piece, amount, 1, why, beyond_max)
 
 
-@COMMANDS.command(PLAYER_OR_PIECE, Param.count("amount", "HP restored."), OUTPOST_OPTION, Param.why(), BEYOND_MAX,
+@COMMANDS.command(PLAYER_OR_PIECE, Param.count("amount", N_("HP restored.")), OUTPOST_OPTION, Param.why(), BEYOND_MAX,
                   label="修复前哨站", labels={"amount": "回复", "outpost": "前哨站", "beyond_max": "可超过上限"},
-                  help="Repair one of a player's outposts (up to its {n.outpost_hp} HP unless a card says otherwise).",
+                  help=N_("Repair one of a player's outposts (up to its {n.outpost_hp} HP unless a card says otherwise)."),
                   examples=("repair A 5", 'repair A 5 --beyond-max --why "加固"'))
 def repair(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 1, why: str = "",
            beyond_max: bool = False) -> list[kev.Event]:
     p = target_piece(state, player, outpost)
     if p.kind != OUTPOST:
-        raise IllegalCommand(f"{p.id} {p.name} is not an outpost (heal restores a unit's HP)")
+        raise IllegalCommand(_("{id} {name} is not an outpost (heal restores a unit's HP)").format(id=p.id, name=p.name))
     return _heal(state, ctx, player, amount, outpost, why, beyond_max)
 
 
@@ -443,9 +442,9 @@ def repair(state: State, ctx: Context, player: Any, amount: Any, outpost: Any = 
 
 def _remove(state: State, token: Any, to: str, verb: str, why: str, outposts: bool) -> list[kev.Event]:
     p = find_piece(state, token)
-    targetable(p, "targeted")
+    targetable(p, N_("targeted"))
     if p.kind == OUTPOST and not outposts:
-        raise IllegalCommand(f"{p.id} {p.name} is an outpost: it can be destroyed (destroy), not sent to the {to}")
+        raise IllegalCommand(_("{id} {name} is an outpost: it can be destroyed (destroy), not sent to the {to}").format(id=p.id, name=p.name, to=to))
     batch = Batch(state)
     leave(batch, p, to, f"{why or '卡牌效果'}：{verb}")
     return batch.events
@@ -455,14 +454,14 @@ def _remove(state: State, token: Any, to: str, verb: str, why: str, outposts: bo
 #: label, help, example, whether an outpost may be named — it is then destroyed and counted).
 LEAVING = (
     ("destroy", "discard", "破坏", "破坏",
-     "A card effect destroys a piece (to the discard with its equipment; an outpost counts as destroyed).",
+     N_("A card effect destroys a piece (to the discard with its equipment; an outpost counts as destroyed)."),
      'destroy B2 --why "现实故障"', True),
-    ("discard", "discard", "送入弃牌堆", "弃置", "A card effect sends a unit or special to the discard "
-     "(with its equipment).", 'discard A4 --why "使用完毕"', False),
-    ("return", "hand", "返回手牌", "返回手牌", "A card effect returns a unit or special to its owner's hand "
-     "(its equipment goes to the discard).", 'return B2 --why "撤离"', False),
-    ("remove", "removed", "移出游戏", "移除", "A card effect removes a piece from the game (it cannot be "
-     "recycled).", 'remove B2 --why "虚空吞噬"', False),
+    ("discard", "discard", "送入弃牌堆", "弃置", N_("A card effect sends a unit or special to the discard "
+     "(with its equipment)."), 'discard A4 --why "使用完毕"', False),
+    ("return", "hand", "返回手牌", "返回手牌", N_("A card effect returns a unit or special to its owner's hand "
+     "(its equipment goes to the discard)."), 'return B2 --why "撤离"', False),
+    ("remove", "removed", "移出游戏", "移除", N_("A card effect removes a piece from the game (it cannot be "
+     "recycled)."), 'remove B2 --why "虚空吞噬"', False),
 )
 
 

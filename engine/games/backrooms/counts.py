@@ -26,6 +26,8 @@ effect, place) takes one card from the hand and is refused when the hand is empt
 
 from __future__ import annotations
 
+from engine.i18n import N_, _
+from engine.i18n import _ as tr
 from typing import Any, Mapping, TYPE_CHECKING
 
 from ...tracker import events as kev
@@ -102,45 +104,43 @@ def take_from_hand(state: State, player: int, what: str) -> None:
     """Refuse playing ``what`` from an empty hand (when sizes are tracked)."""
     p = state.players[player]
     if p.counted and p.hand <= 0:
-        raise IllegalCommand(f"{p.name}'s hand is empty: {what} must come from the hand "
-                             f"(draw or move the card there first if an effect brought it)")
+        raise IllegalCommand(_("{name}'s hand is empty: {what} must come from the hand (draw or move the card there first if an effect brought it)").format(name=p.name, what=tr(what)))
 
 
 def _tracked(state: State, player: int) -> None:
     p = state.players[player]
     if not p.counted:
-        raise IllegalCommand(f"{p.name}'s hand and deck sizes are not tracked in this game "
-                             f"(start it with --deck to track them)")
+        raise IllegalCommand(_("{name}'s hand and deck sizes are not tracked in this game (start it with --deck to track them)").format(name=p.name))
 
 
 # ---------------------------------------------------------------------------- commands
 
 
-@COMMANDS.command(Param.player(), Param.count("cards", "How many.", 1), Param.why(),
+@COMMANDS.command(Param.player(), Param.count("cards", N_("How many."), 1), Param.why(),
                   label="抽牌", labels={"cards": "张数"},
-                  help="Draw by a card effect (the draw phase draws {n.draw_per_turn} by itself); capped at what "
-                       "the deck holds, refused when it is empty.", examples=('draw A 2 --why "杏仁水"',))
+                  help=N_("Draw by a card effect (the draw phase draws {n.draw_per_turn} by itself); capped at what "
+                       "the deck holds, refused when it is empty."), examples=('draw A 2 --why "杏仁水"',))
 def draw(state: State, ctx: Context, player: Any, cards: Any = 1, why: str = "") -> list[kev.Event]:
     i = who(state, player)
     _tracked(state, i)
-    want = count(cards, "cards to draw")
+    want = count(cards, N_("cards to draw"))
     have = state.players[i].deck
     if have == 0:
-        raise IllegalCommand(f"{state.players[i].name}'s deck is empty: there is nothing to draw")
+        raise IllegalCommand(_("{name}'s deck is empty: there is nothing to draw").format(name=state.players[i].name))
     got = min(want, have)
     short = f"（牌库只剩{got}张，原为{want}张）" if got < want else ""
     return [ev.BackroomsCardsDrawn(player=i, amount=got, reason=f"{why or '卡牌效果'}{short}")]
 
 
-@COMMANDS.command(Param.player(), Param("source", "choice", "deck, hand, discard or removed.", choices=ZONES, label="从", choice_labels=ZONE_LABELS),
-                  Param("dest", "choice", "deck, hand, discard or removed.", choices=ZONES, label="到", choice_labels=ZONE_LABELS),
-                  Param.count("cards", "How many.", 1),
-                  Param.card(help="The card, when it goes into or out of the discard by name.", default=None,
+@COMMANDS.command(Param.player(), Param("source", "choice", N_("deck, hand, discard or removed."), choices=ZONES, label="从", choice_labels=ZONE_LABELS),
+                  Param("dest", "choice", N_("deck, hand, discard or removed."), choices=ZONES, label="到", choice_labels=ZONE_LABELS),
+                  Param.count("cards", N_("How many."), 1),
+                  Param.card(help=N_("The card, when it goes into or out of the discard by name."), default=None,
                              option=True),
                   Param.why(), label="移动卡牌", labels={"cards": "张数"},
-                  help="Move cards between the deck, the hand, the discard and out of the game by a card effect "
+                  help=N_("Move cards between the deck, the hand, the discard and out of the game by a card effect "
                        "(recycling, milling, discarding from the hand); pieces on the board move with summon, "
-                       "return, destroy, discard, remove.",
+                       "return, destroy, discard, remove."),
                   examples=('move A discard hand --card 撬棍 --why "回收"', 'move B hand discard 2 --why "弃牌"'))
 def move(state: State, ctx: Context, player: Any, source: str, dest: str, cards: Any = 1, card: Any = None,
          why: str = "") -> list[kev.Event]:
@@ -148,12 +148,12 @@ def move(state: State, ctx: Context, player: Any, source: str, dest: str, cards:
     p = state.players[i]
     for z in (source, dest):
         if z not in ZONES:
-            raise IllegalCommand(f"unknown zone {z!r}; zones: {', '.join(ZONES)}")
+            raise IllegalCommand(_("unknown zone {z!r}; zones: {ZONES}").format(z=z, ZONES=', '.join(ZONES)))
     if source == dest:
-        raise IllegalCommand(f"the cards are in the {source} already")
+        raise IllegalCommand(_("the cards are in the {source} already").format(source=source))
     if {"deck", "hand"} & {source, dest}:
         _tracked(state, i)
-    k = count(cards, "cards")
+    k = count(cards, N_("cards"))
     named = ""
     if card not in (None, ""):
         named = find_card(state, ctx, i, card).id
@@ -165,41 +165,40 @@ def move(state: State, ctx: Context, player: Any, source: str, dest: str, cards:
         if named:
             have = p.discard.count(named)
             if have < k:
-                raise IllegalCommand(f"{p.name}'s discard holds {have} {ctx.cards[named].name}; cannot move {k}")
+                raise IllegalCommand(_("{name}'s discard holds {have} {name2}; cannot move {k}").format(name=p.name, have=have, name2=ctx.cards[named].name, k=k))
         elif p.discard_unnamed < k:
-            raise IllegalCommand(f"name the card that leaves {p.name}'s discard (--card): its discard is "
-                                 f"{', '.join(ctx.cards[c].name if c in ctx.cards else c for c in p.discard) or 'empty'}")
+            raise IllegalCommand(_("name the card that leaves {name}'s discard (--card): its discard is {value}").format(name=p.name, value=', '.join((ctx.cards[c].name if c in ctx.cards else c for c in p.discard)) or 'empty'))
     else:
         have = {"deck": p.deck, "hand": p.hand, "removed": p.removed}[source]
         if have is not None and have < k:
-            raise IllegalCommand(f"{p.name}'s {source} holds {have} card(s); cannot move {k}")
+            raise IllegalCommand(_("{name}'s {source} holds {have} card(s); cannot move {k}").format(name=p.name, source=source, have=have, k=k))
     text = f"{ZONE_NAMES[source]}→{ZONE_NAMES[dest]}"
     return [ev.BackroomsCardsMoved(player=i, source=source, dest=dest, amount=k, card=named,
                                    reason=f"{why or '卡牌效果'}：{text}")]
 
 
-@COMMANDS.command(Param.piece("unit", help="Your unit that explored this turn (A3 or its name).", label="单位"),
-                  Param.card(help="The item or equipment found (optional, for the log).", label="检索",
+@COMMANDS.command(Param.piece("unit", help=N_("Your unit that explored this turn (A3 or its name)."), label="单位"),
+                  Param.card(help=N_("The item or equipment found (optional, for the log)."), label="检索",
                              default=None, option=True),
-                  label="探索检索", help="At the end of the turn, for a unit that explored, search the deck for one "
-                                     "item or equipment (optional): deck → hand.",
+                  label="探索检索", help=N_("At the end of the turn, for a unit that explored, search the deck for one "
+                                     "item or equipment (optional): deck → hand."),
                   examples=("search A3", "search A3 --card 撬棍"))
 def search(state: State, ctx: Context, unit: Any, card: Any = None) -> list[kev.Event]:
-    u = find_piece(state, unit, owner=state.active, what="explored unit")
-    require_active(state, u.owner, "search")
+    u = find_piece(state, unit, owner=state.active, what=N_("explored unit"))
+    require_active(state, u.owner, N_("search"))
     last = ctx.defn.phases[-1].id
     if state.phase != last:
-        raise IllegalCommand(f"the explore search is made at the end of the turn ({ctx.phase_name(last)})")
+        raise IllegalCommand(_("the explore search is made at the end of the turn ({phase_name})").format(phase_name=ctx.phase_name(last)))
     if u.kind != UNIT or not u.explored:
-        raise IllegalCommand(f"{u.id} {u.name} did not explore this turn: only an explored unit brings a search")
+        raise IllegalCommand(_("{id} {name} did not explore this turn: only an explored unit brings a search").format(id=u.id, name=u.name))
     if u.searched:
-        raise IllegalCommand(f"{u.id} {u.name}'s search was made already")
+        raise IllegalCommand(_("{id} {name}'s search was made already").format(id=u.id, name=u.name))
     p = state.players[u.owner]
     if p.counted and p.deck <= 0:
-        raise IllegalCommand(f"{p.name}'s deck is empty: there is nothing to search")
+        raise IllegalCommand(_("{name}'s deck is empty: there is nothing to search").format(name=p.name))
     named = {}
     if card not in (None, ""):
-        c = find_card(state, ctx, u.owner, card, types=SEARCH_TYPES, what="item or equipment")
+        c = find_card(state, ctx, u.owner, card, types=SEARCH_TYPES, what=N_("item or equipment"))
         named = dict(card=c.id, name=c.name)
     return [ev.BackroomsSearched(player=u.owner, piece=u.id, **named, reason=f"{u.id} {u.name}探索完成：检索道具或装备")]
 

@@ -26,6 +26,7 @@ Decisions taken here beyond RULES.md (shown in the log as reasons):
 
 from __future__ import annotations
 
+from engine.i18n import N_, _
 import secrets
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -57,7 +58,7 @@ OUTPOST = board.OUTPOST_OPTION
 def public_levels_of(ctx: Context, deck: Deck) -> list[str]:
     """Names of the public level cards in ``deck``, in deck order (unknown ids are skipped)."""
     names = []
-    for card_id, _ in deck.entries:
+    for card_id, _rest in deck.entries:
         card = ctx.cards.get(card_id)
         if card is not None and card.type == "level" and card.get("scope") == "public":
             names.append(card.name)
@@ -82,8 +83,7 @@ def setup(ctx: Context, players: tuple[str, ...], first: int, levels: tuple[str,
     n = ctx.numbers
     pile = level_pile(ctx, len(players), first, levels, decks)
     if not pile:
-        raise IllegalCommand("backrooms needs a public level pile: give --levels \"L1,L2,…\" "
-                             "or each player's --deck with public level cards")
+        raise IllegalCommand(_("backrooms needs a public level pile: give --levels \"L1,L2,…\" or each player's --deck with public level cards"))
     second = (first + 1) % len(players)
     events: list[kev.Event] = [
         kev.GameStarted(game=ctx.defn.id, ruleset=RULESET, players=players, first=first,
@@ -190,13 +190,11 @@ def on_enter(state: State, ctx: Context) -> list[kev.Event]:
 
 def on_exit(state: State, ctx: Context) -> list[kev.Event]:
     if state.chain:
-        raise IllegalCommand(f"the chain has {len(state.chain)} unresolved link(s): resolve it before leaving "
-                             f"{ctx.phase_name(state.phase)} (chain resolve)")
+        raise IllegalCommand(_("the chain has {n_chain} unresolved link(s): resolve it before leaving {phase_name} (chain resolve)").format(n_chain=len(state.chain), phase_name=ctx.phase_name(state.phase)))
     if state.phase == ctx.defn.phases[-1].id:
         waiting = [p.name for p in state.players if p.must_place_outpost]
         if waiting:
-            raise IllegalCommand(f"after the level cut {', '.join(waiting)} must place a new outpost "
-                                 f"(place) or carry one (carry) before the turn ends")
+            raise IllegalCommand(_("after the level cut {waiting} must place a new outpost (place) or carry one (carry) before the turn ends").format(waiting=', '.join(waiting)))
     return []
 
 
@@ -214,40 +212,40 @@ def losers(state: State, ctx: Context) -> list[tuple[int, str]]:
 # ---------------------------------------------------------------------------- commands
 
 
-@COMMANDS.command(Param.player(), Param.count("amount", "Cost to pay."), Param.why(),
-                  label="花费费用", labels={'amount': '费用'}, help="Pay cost from a player's pool (refused beyond what the pool holds).",
+@COMMANDS.command(Param.player(), Param.count("amount", N_("Cost to pay.")), Param.why(),
+                  label="花费费用", labels={'amount': '费用'}, help=N_("Pay cost from a player's pool (refused beyond what the pool holds)."),
                   examples=('spend A 3 --why "summon Smiler"',))
 def spend(state: State, ctx: Context, player: Any, amount: Any, why: str = "") -> list[kev.Event]:
     """Pay cost from a player's pool; refused beyond what the pool holds."""
     i = who(state, player)
-    n = count(amount, "cost to spend")
+    n = count(amount, N_("cost to spend"))
     have = state.players[i].cost
     if n > have:
-        raise IllegalCommand(f"{state.players[i].name} has {have} cost; cannot spend {n}")
+        raise IllegalCommand(_("{name} has {have} cost; cannot spend {n}").format(name=state.players[i].name, have=have, n=n))
     return [ev.CostSpent(player=i, amount=n, reason=why or "花费费用")]
 
 
-@COMMANDS.command(Param.player(), Param.count("amount", "Cost gained."), Param.why(),
-                  label="获得费用", labels={'amount': '费用'}, help="Gain cost from a card effect (the prepare-phase gain is automatic).",
+@COMMANDS.command(Param.player(), Param.count("amount", N_("Cost gained.")), Param.why(),
+                  label="获得费用", labels={'amount': '费用'}, help=N_("Gain cost from a card effect (the prepare-phase gain is automatic)."),
                   examples=('gain B 2 --why "Almond Water"',))
 def gain(state: State, ctx: Context, player: Any, amount: Any, why: str = "") -> list[kev.Event]:
     """Cost gained from a card effect (the prepare-phase gain is automatic)."""
     i = who(state, player)
-    return [ev.CostGained(player=i, amount=count(amount, "cost to gain"), reason=why or "卡牌效果")]
+    return [ev.CostGained(player=i, amount=count(amount, N_("cost to gain")), reason=why or "卡牌效果")]
 
 
-@COMMANDS.command(Param.player(), Param.card(help="The outpost card from the deck list (optional).", label="前哨卡",
+@COMMANDS.command(Param.player(), Param.card(help=N_("The outpost card from the deck list (optional)."), label="前哨卡",
                                               default=""),
-                  label="放置前哨站", help="Place an outpost ({n.outpost_hp} HP, free; after a level cut each "
-                                        "player must place one or carry).", examples=("place A", "place A 阿尔法基地"))
+                  label="放置前哨站", help=N_("Place an outpost ({n.outpost_hp} HP, free; after a level cut each "
+                                        "player must place one or carry)."), examples=("place A", "place A 阿尔法基地"))
 def place(state: State, ctx: Context, player: Any, card: Any = "") -> list[kev.Event]:
     """Build an outpost (free), or place the new outpost a level cut demands."""
     i = who(state, player)
     why = "层级切出后放置新前哨站" if state.players[i].must_place_outpost else "建立前哨站（免费）"
-    counts.take_from_hand(state, i, "an outpost")
+    counts.take_from_hand(state, i, N_("an outpost"))
     named = {}
     if str(card or "").strip():
-        c = find_card(state, ctx, i, card, types=board.OUTPOST_TYPES, what="outpost card")
+        c = find_card(state, ctx, i, card, types=board.OUTPOST_TYPES, what=N_("outpost card"))
         board.check_copies(state, i, c)
         # Outposts have the game's HP, not a printed one (outposts.yaml); attack only if the card has one.
         named = dict(card=c.id, name=c.name, attack=int(c.get("attack", 0) or 0))
@@ -255,29 +253,28 @@ def place(state: State, ctx: Context, player: Any, card: Any = "") -> list[kev.E
 
 
 @COMMANDS.command(Param.player(), OUTPOST,
-                  label="带入前哨站", labels={'outpost': '前哨站'}, help="After a level cut, carry an outpost into the new level instead of placing one "
-                       "({n.outpost_carries_per_game} per game).", examples=("carry B",))
+                  label="带入前哨站", labels={'outpost': '前哨站'}, help=N_("After a level cut, carry an outpost into the new level instead of placing one "
+                       "({n.outpost_carries_per_game} per game)."), examples=("carry B",))
 def carry(state: State, ctx: Context, player: Any, outpost: Any = 1) -> list[kev.Event]:
     """After a cut, carry an outpost of the old level into the new one instead of placing a new one."""
     i = who(state, player)
     p = state.players[i]
     if not p.must_place_outpost:
-        raise IllegalCommand(f"{p.name} can carry an outpost only right after a level cut, before placing one")
+        raise IllegalCommand(_("{name} can carry an outpost only right after a level cut, before placing one").format(name=p.name))
     if p.carries_left <= 0:
-        raise IllegalCommand(f"{p.name} has carried {ctx.numbers.outpost_carries_per_game} times already "
-                             f"(the limit per game); place a new outpost instead")
+        raise IllegalCommand(_("{name} has carried {outpost_carries_per_game} times already (the limit per game); place a new outpost instead").format(name=p.name, outpost_carries_per_game=ctx.numbers.outpost_carries_per_game))
     if not p.cut_out_outposts:
-        raise IllegalCommand(f"{p.name} had no outpost on the cut-out level to carry")
-    k = count(outpost, "outpost number") - 1
+        raise IllegalCommand(_("{name} had no outpost on the cut-out level to carry").format(name=p.name))
+    k = count(outpost, N_("outpost number")) - 1
     if k >= len(p.cut_out_outposts):
-        raise IllegalCommand(f"{p.name} had {len(p.cut_out_outposts)} outpost(s) on the old level; no outpost {k + 1}")
+        raise IllegalCommand(_("{name} had {n_cut_out_outposts} outpost(s) on the old level; no outpost {k}").format(name=p.name, n_cut_out_outposts=len(p.cut_out_outposts), k=k + 1))
     left = p.carries_left - 1
     return [ev.OutpostCarried(player=i, index=k, reason=f"带入下一层级（本局剩余{left}次）")]
 
 
-@COMMANDS.command(Param.player(), Param("text", "text", "The effect, as said at the table."),
-                  Param("negates", "count", "Link number this effect negates.", None, option=True, minimum=1),
-                  label="发动效果（连锁）", labels={'text': '效果', 'negates': '无效连锁'}, help="Activate an effect or respond to the chain with one.",
+@COMMANDS.command(Param.player(), Param("text", "text", N_("The effect, as said at the table.")),
+                  Param("negates", "count", N_("Link number this effect negates."), None, option=True, minimum=1),
+                  label="发动效果（连锁）", labels={'text': '效果', 'negates': '无效连锁'}, help=N_("Activate an effect or respond to the chain with one."),
                   examples=('chain push B "negate an effect" --negates 1',), words=("chain", "push"),
                   aliases=("push",))
 def chain_push(state: State, ctx: Context, player: Any, text: str, negates: Any = None) -> list[kev.Event]:
@@ -285,35 +282,35 @@ def chain_push(state: State, ctx: Context, player: Any, text: str, negates: Any 
     i = who(state, player)
     target = None
     if negates not in (None, ""):
-        target = count(negates, "negated link")
+        target = count(negates, N_("negated link"))
         if target > len(state.chain):
-            raise IllegalCommand(f"the chain has {len(state.chain)} link(s); there is no link {target} to negate")
+            raise IllegalCommand(_("the chain has {n_chain} link(s); there is no link {target} to negate").format(n_chain=len(state.chain), target=target))
     if not str(text).strip():
-        raise IllegalCommand("a chain link needs a description of the effect")
+        raise IllegalCommand(_("a chain link needs a description of the effect"))
     return [ev.ChainLinkAdded(player=i, text=str(text).strip(), negates=target,
                               reason="发动效果" if not state.chain else "连锁响应")]
 
 
-@COMMANDS.command(Param.count("link", "Link number."), label="无效连锁", labels={'link': '连锁'}, help="Negate a link now; it still resolves, as nothing.",
+@COMMANDS.command(Param.count("link", N_("Link number.")), label="无效连锁", labels={'link': '连锁'}, help=N_("Negate a link now; it still resolves, as nothing."),
                   examples=("chain negate 1",), words=("chain", "negate"), aliases=("negate",))
 def chain_negate(state: State, ctx: Context, link: Any) -> list[kev.Event]:
     """Negate a link now (by an effect outside the chain); it will still resolve, as nothing."""
-    k = count(link, "link number")
+    k = count(link, N_("link number"))
     found = [l for l in state.chain if l.number == k]
     if not found:
-        raise IllegalCommand(f"there is no link {k} in the chain")
+        raise IllegalCommand(_("there is no link {k} in the chain").format(k=k))
     if found[0].negated:
-        raise IllegalCommand(f"link {k} is already negated")
+        raise IllegalCommand(_("link {k} is already negated").format(k=k))
     return [ev.ChainLinkNegated(link=k, reason="被无效")]
 
 
-@COMMANDS.command(Param("one", "flag", "Resolve only the last link.", False, option=True),
-                  label="处理连锁", labels={'one': '只处理最后一个'}, help="Resolve the chain last-in-first-out and show the order.",
+@COMMANDS.command(Param("one", "flag", N_("Resolve only the last link."), False, option=True),
+                  label="处理连锁", labels={'one': '只处理最后一个'}, help=N_("Resolve the chain last-in-first-out and show the order."),
                   examples=("chain resolve",), words=("chain", "resolve"), aliases=("resolve",))
 def chain_resolve(state: State, ctx: Context, one: bool = False) -> list[kev.Event]:
     """Resolve the chain last-in-first-out (or only its top link with ``one``)."""
     if not state.chain:
-        raise IllegalCommand("the chain is empty")
+        raise IllegalCommand(_("the chain is empty"))
     batch = Batch(state)
     order: list[int] = []
     while batch.state.chain:

@@ -347,7 +347,7 @@ def _zone_add(s: State, player: int, zone: str, amount: int, card: str) -> State
             return _with_player(s, player, discard=p.discard + (card,) * amount)
         if card:
             rest = list(p.discard)
-            for _ in range(-amount):
+            for _n in range(-amount):
                 del rest[len(rest) - 1 - rest[::-1].index(card)]
             return _with_player(s, player, discard=tuple(rest))
         return _with_player(s, player, discard_unnamed=p.discard_unnamed + amount)

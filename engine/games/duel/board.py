@@ -6,6 +6,7 @@ Everything here is pure (state in, numbers or events out); ``rules.py`` declares
 
 from __future__ import annotations
 
+from engine.i18n import N_, _, ngettext
 from typing import Any
 
 from ...tracker.core import Batch, Context, IllegalCommand
@@ -81,7 +82,7 @@ def card_numbers(card: Any) -> tuple[int, int, int]:
     """(rank, attack, guard) from the card data; a card missing one cannot be a fighter."""
     values = tuple(card.get(k) for k in ("rank", "attack", "guard"))
     if any(not isinstance(v, int) for v in values):
-        raise IllegalCommand(f"{card.name} has no rank/attack/guard in the card data; it cannot be a fighter")
+        raise IllegalCommand(_("{name} has no rank/attack/guard in the card data; it cannot be a fighter").format(name=card.name))
     return values  # type: ignore[return-value]
 
 
@@ -90,16 +91,17 @@ def deck_card(state: State, ctx: Context, player: int, token: Any) -> Any:
     card = find_card(state, ctx, player, token, types=("fighter",))
     copies = copies_in_deck(state, player, card.id)
     if copies is not None and on_board(state, player, card.id) >= copies:
-        raise IllegalCommand(f"all {copies} cop{'y' if copies == 1 else 'ies'} of {card.name} in "
-                             f"{state.players[player].name}'s deck are on the field already")
+        raise IllegalCommand(ngettext("all {copies} copy of {card} in {player}'s deck are on the field already",
+                                      "all {copies} copies of {card} in {player}'s deck are on the field already",
+                                      copies).format(copies=copies, card=card.name, player=state.players[player].name))
     return card
 
 
-def own_fighter(state: State, token: Any, owner: int | None = None, what: str = "fighter") -> DuelFighter:
+def own_fighter(state: State, token: Any, owner: int | None = None, what: str = N_("fighter")) -> DuelFighter:
     """The fighter ``token`` names (of ``owner`` when given); an assist named is refused."""
     piece = find_piece(state, token, owner=owner, what=what)
     if isinstance(piece, DuelAssist):
-        raise IllegalCommand(f"{piece.id} {piece.name} is an assist (behind {piece.fighter}), not a fighter")
+        raise IllegalCommand(_("{id} {name} is an assist (behind {fighter}), not a fighter").format(id=piece.id, name=piece.name, fighter=piece.fighter))
     return piece
 
 

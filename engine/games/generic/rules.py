@@ -5,6 +5,7 @@ threshold). This is what a designer's own game (``cardpress new``) is tracked wi
 
 from __future__ import annotations
 
+from engine.i18n import N_, _
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ...tracker import events as kev
@@ -61,9 +62,9 @@ def losers(state: State, ctx: Context) -> list[tuple[int, str]]:
     return out
 
 
-@COMMANDS.command(Param.player(), Param("name", "text", "Counter id or label from game.yaml."),
-                  Param("delta", "signed", "Change, e.g. -3 or +2."), Param.why(),
-                  label="计数变化", labels={'name': '计数', 'delta': '变化'}, help="Change a player's counter (games tracked by the generic ruleset: rules.counters in game.yaml).",
+@COMMANDS.command(Param.player(), Param("name", "text", N_("Counter id or label from game.yaml.")),
+                  Param("delta", "signed", N_("Change, e.g. -3 or +2.")), Param.why(),
+                  label="计数变化", labels={'name': '计数', 'delta': '变化'}, help=N_("Change a player's counter (games tracked by the generic ruleset: rules.counters in game.yaml)."),
                   examples=('counter A life -3 --why "spark"',))
 def counter(state: State, ctx: Context, player: Any, name: str, delta: Any, why: str = "") -> list[kev.Event]:
     """Change one of ``player``'s counters by ``delta`` (``-3``, ``+2``)."""
@@ -72,10 +73,9 @@ def counter(state: State, ctx: Context, player: Any, name: str, delta: Any, why:
     if name not in counters:
         by_label = {c.label: key for key, c in counters.items()}
         if name not in by_label:
-            raise IllegalCommand(f"unknown counter {name!r}; this game has: "
-                                 f"{', '.join(f'{k} ({c.label})' for k, c in counters.items()) or 'none'}")
+            raise IllegalCommand(_("unknown counter {name!r}; this game has: {value}").format(name=name, value=', '.join((f'{k} ({c.label})' for k, c in counters.items())) or 'none'))
         name = by_label[name]
-    return [ev.CounterChanged(player=i, counter=name, delta=signed(delta, "change"), reason=why or "卡牌效果")]
+    return [ev.CounterChanged(player=i, counter=name, delta=signed(delta, N_("change")), reason=why or "卡牌效果")]
 
 
 def player_json(p: Player, state: State, ctx: Context) -> dict[str, Any]:

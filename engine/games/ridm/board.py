@@ -16,6 +16,7 @@ owner: ``deploy``, ``action`` (its own), ``enemy-action``, ``enemy-deploy``.
 
 from __future__ import annotations
 
+from engine.i18n import N_, _
 from typing import Any
 
 from ...tracker.core import Context, IllegalCommand
@@ -60,8 +61,7 @@ def require_room(state: State, ctx: Context, side: int, zone: str) -> None:
     here = standing(state, side, zone)
     if limit is not None and len(here) >= limit:
         names = "、".join(f"{o.id} {o.name}" for o in here)
-        raise IllegalCommand(f"{state.players[side].name}'s {ZONE_NAMES[zone]} already holds {names} "
-                             f"(at most {limit} operator(s))")
+        raise IllegalCommand(_("{name}'s {zone} already holds {names} (at most {limit} operator(s))").format(name=state.players[side].name, zone=ZONE_NAMES[zone], names=names, limit=limit))
 
 
 def where(state: State, o: RidmOperator) -> str:
@@ -74,11 +74,11 @@ def invaders(state: State, victim: int) -> list[RidmOperator]:
     return [o for o in standing(state, victim, DEPLOY) if o.owner != victim]
 
 
-def operator(state: State, token: Any, what: str = "operator") -> RidmOperator:
+def operator(state: State, token: Any, what: str = N_("operator")) -> RidmOperator:
     """The operator piece ``token`` names (``A1``, ``a1`` or its name when only one is on the board)."""
     piece = find_piece(state, token, what=what)
     if not isinstance(piece, RidmOperator):
-        raise IllegalCommand(f"{piece.id} is not an operator")
+        raise IllegalCommand(_("{id} is not an operator").format(id=piece.id))
     return piece
 
 

@@ -4,6 +4,8 @@ rules in ``rules.py`` ask here before a card leaves a zone, the reducers in ``st
 
 from __future__ import annotations
 
+from engine.i18n import N_, _
+from engine.i18n import _ as tr
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ...tracker.core import Context, IllegalCommand
@@ -33,14 +35,14 @@ def dealt(ctx: Context, decks: Mapping[int, Deck]) -> list[ev.DeckDealt]:
 def require_hand(state: State, player: int, cards: int, what: str) -> None:
     p = state.players[player]
     if p.counted and p.hand < cards:
-        raise IllegalCommand(f"{p.name} has {p.hand} card(s) in hand: cannot {what}")
+        raise IllegalCommand(_("{name} has {hand} card(s) in hand: cannot {what}").format(name=p.name, hand=p.hand, what=tr(what)))
 
 
-def draw_event(state: State, player: int, cards: int, why: str, verb: str = "draw") -> ev.PileChanged:
+def draw_event(state: State, player: int, cards: int, why: str, verb: str = N_("draw")) -> ev.PileChanged:
     """``cards`` from the draw pile to the hand; refused when a counted pile holds fewer."""
     p = state.players[player]
     if p.counted and p.deck < cards:
-        raise IllegalCommand(f"{p.name}'s deck has {p.deck} card(s): cannot {verb} {cards}")
+        raise IllegalCommand(_("{name}'s deck has {deck} card(s): cannot {verb} {cards}").format(name=p.name, deck=p.deck, verb=tr(verb), cards=cards))
     return ev.PileChanged(player=player, source="deck", dest="hand", count=cards, reason=why)
 
 
@@ -59,11 +61,11 @@ def turn_draw(state: State, ctx: Context) -> list[ev.PileChanged]:
 def moved(state: State, player: int, source: str, dest: str, cards: int, why: str) -> ev.PileChanged:
     """A card effect moving ``cards`` between two counted zones."""
     if source == dest:
-        raise IllegalCommand(f"cards move from one zone to another; {source} → {dest} is no move")
+        raise IllegalCommand(_("cards move from one zone to another; {source} → {dest} is no move").format(source=source, dest=dest))
     p = state.players[player]
     have = getattr(p, source) if p.counted else None
     if have is not None and have < cards:
-        raise IllegalCommand(f"{p.name}'s {source} has {have} card(s): cannot move {cards}")
+        raise IllegalCommand(_("{name}'s {source} has {have} card(s): cannot move {cards}").format(name=p.name, source=source, have=have, cards=cards))
     return ev.PileChanged(player=player, source=source, dest=dest, count=cards, reason=why)
 
 

@@ -42,6 +42,8 @@ since the rules cannot know them: ``deploy --by-effect`` (not the turn's deploym
 
 from __future__ import annotations
 
+from engine.i18n import N_, _
+from engine.i18n import _ as tr
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ...tracker import events as kev
@@ -62,7 +64,7 @@ if TYPE_CHECKING:  # the types only: reading cards and decks is not every comman
 
 RULESET = "ridm"
 COMMANDS = Commands(RULESET)
-SKILL = Param("skill", "text", "Skill card id or name.", metavar="SKILL")
+SKILL = Param("skill", "text", N_("Skill card id or name."), metavar="SKILL")
 STATS = ("attack", "defense", "block")
 STAT_NAMES = {"attack": "攻击", "defense": "防御", "block": "阻挡"}
 STAT_LABELS = tuple(STAT_NAMES[s] for s in STATS)
@@ -192,16 +194,16 @@ def losers(state: State, ctx: Context) -> list[tuple[int, str]]:
 # ---------------------------------------------------------------------------- commands
 
 
-@COMMANDS.command(Param.player(), Param("delta", "signed", "Change, e.g. -1 or +1."), Param.why(),
-                  label="理智变化", labels={'delta': '变化'}, help="Change a commander's sanity by an effect (0 loses).", examples=("sanity B -1",))
+@COMMANDS.command(Param.player(), Param("delta", "signed", N_("Change, e.g. -1 or +1.")), Param.why(),
+                  label="理智变化", labels={'delta': '变化'}, help=N_("Change a commander's sanity by an effect (0 loses)."), examples=("sanity B -1",))
 def sanity(state: State, ctx: Context, player: Any, delta: Any, why: str = "") -> list[kev.Event]:
     """Change a commander's sanity by an effect: ``-1`` or ``+1``."""
     i = who(state, player)
-    return [ev.SanityChanged(player=i, delta=signed(delta, "sanity change"), reason=why or "卡牌效果")]
+    return [ev.SanityChanged(player=i, delta=signed(delta, N_("sanity change")), reason=why or "卡牌效果")]
 
 
 def _operator_card(state: State, ctx: Context, player: int, token: Any) -> Any:
-    card = find_card(state, ctx, player, token, types=("operator",), what="operator card")
+    card = find_card(state, ctx, player, token, types=("operator",), what=N_("operator card"))
     standing = sum(1 for o in operators(state) if o.owner == player and o.card == card.id)
     check_copies(state, player, card, standing, "on the board")
     return card
@@ -215,14 +217,14 @@ def _enter(state: State, ctx: Context, player: int, card: Any, zone: str, active
         defense=int(card["defense"]), block=int(card["block"]), reason=why)
 
 
-@COMMANDS.command(Param.player(), Param.card("operator", "Operator card id or codename (part of it will do).", label="干员"),
-                  Param("by_effect", "flag", "Deployed by a card effect (not counted).", False, option=True),
-                  Param("zone", "choice", "Own zone it enters (action: by card effect only).", board.DEPLOY,
+@COMMANDS.command(Param.player(), Param.card("operator", N_("Operator card id or codename (part of it will do)."), label="干员"),
+                  Param("by_effect", "flag", N_("Deployed by a card effect (not counted)."), False, option=True),
+                  Param("zone", "choice", N_("Own zone it enters (action: by card effect only)."), board.DEPLOY,
                         option=True, choices=(board.DEPLOY, board.ACTION),
                         choice_labels=(board.ZONE_NAMES[board.DEPLOY], board.ZONE_NAMES[board.ACTION])),
                   label="部署干员", labels={'by_effect': '卡牌效果部署', 'zone': '区域'},
-                  help="Deploy an operator from hand into your deploy zone "
-                       "({n.active_deployments_per_turn} active deployment per turn; card effects don't count).",
+                  help=N_("Deploy an operator from hand into your deploy zone "
+                       "({n.active_deployments_per_turn} active deployment per turn; card effects don't count)."),
                   examples=("deploy A 能天使", "deploy A texas --by-effect"))
 def deploy(state: State, ctx: Context, player: Any, operator: str, by_effect: bool = False,
            zone: str = board.DEPLOY) -> list[kev.Event]:
@@ -233,58 +235,56 @@ def deploy(state: State, ctx: Context, player: Any, operator: str, by_effect: bo
     i = who(state, player)
     p = state.players[i]
     if not by_effect:
-        require_active(state, i, "active deployment")
-        require_phase(state, ctx, _acting(ctx), "active deployment")
+        require_active(state, i, N_("active deployment"))
+        require_phase(state, ctx, _acting(ctx), N_("active deployment"))
         if zone != board.DEPLOY:
-            raise IllegalCommand("operators are deployed into the deploy zone (other zones: by a card effect, --by-effect)")
+            raise IllegalCommand(_("operators are deployed into the deploy zone (other zones: by a card effect, --by-effect)"))
         limit = ctx.numbers.active_deployments_per_turn
         if p.deployments_used >= limit:
-            raise IllegalCommand(f"{p.name} already made {p.deployments_used}/{limit} active deployment(s) this turn "
-                                 f"(deployments by card effects: --by-effect)")
+            raise IllegalCommand(_("{name} already made {deployments_used}/{limit} active deployment(s) this turn (deployments by card effects: --by-effect)").format(name=p.name, deployments_used=p.deployments_used, limit=limit))
     why = "卡牌效果部署（不计次数）" if by_effect else f"主动部署{p.deployments_used + 1}/{ctx.numbers.active_deployments_per_turn}"
     if not ctx.cards:  # no numbers to put a piece down with: count it, as before the board
-        counts.require_hand(state, i, 1, "deploy an operator")
+        counts.require_hand(state, i, 1, N_("deploy an operator"))
         return [ev.OperatorDeployed(player=i, operator=str(operator), active=not by_effect, reason=why)]
     card = _operator_card(state, ctx, i, operator)
-    counts.require_hand(state, i, 1, "deploy an operator")
+    counts.require_hand(state, i, 1, N_("deploy an operator"))
     board.require_room(state, ctx, i, zone)
     return [_enter(state, ctx, i, card, zone, not by_effect, why)]
 
 
 def _mine_now(state: State, ctx: Context, o: RidmOperator, what: str, phases: tuple[str, ...]) -> None:
-    require_active(state, o.owner, f"{what} {o.id}")
+    require_active(state, o.owner, _("{what} {piece}").format(what=tr(what), piece=o.id))
     require_phase(state, ctx, phases, what)
 
 
 def _can_act(state: State, o: RidmOperator, what: str, once: bool = True) -> None:
     """Refuse a routed operator; with ``once``, one that already attacked or moved this turn."""
     if o.routed:
-        raise IllegalCommand(f"{_label(o)} is routed: it can neither move nor attack (withdraw or replace it)")
+        raise IllegalCommand(_("{o} is routed: it can neither move nor attack (withdraw or replace it)").format(o=_label(o)))
     if once and o.acted_turn == state.turn:
-        raise IllegalCommand(f"{_label(o)} has already attacked or moved this turn (once per turn: attack or move)")
+        raise IllegalCommand(_("{o} has already attacked or moved this turn (once per turn: attack or move)").format(o=_label(o)))
 
 
-@COMMANDS.command(Param.piece("operator", "Operator piece (A1) or its codename.", label="干员"),
-                  Param("zone", "choice", "Zone one step along the lane (relative to the operator's owner).",
+@COMMANDS.command(Param.piece("operator", N_("Operator piece (A1) or its codename."), label="干员"),
+                  Param("zone", "choice", N_("Zone one step along the lane (relative to the operator's owner)."),
                         choices=tuple(board.ZONE_WORDS), choice_labels=board.ZONE_WORD_LABELS),
-                  Param("by_effect", "flag", "A card effect lets it move on the turn it was deployed (推进之王).",
+                  Param("by_effect", "flag", N_("A card effect lets it move on the turn it was deployed (推进之王)."),
                         False, option=True),
                   label="移动干员", labels={'zone': '目标区域', 'by_effect': '卡牌效果'},
-                  help="Move an operator one zone instead of attacking (not on the turn it was deployed). "
-                       "Lane: deploy — action — enemy-action — enemy-deploy.",
+                  help=N_("Move an operator one zone instead of attacking (not on the turn it was deployed). "
+                       "Lane: deploy — action — enemy-action — enemy-deploy."),
                   examples=("move A1 action", "move A1 enemy-deploy"))
 def move(state: State, ctx: Context, operator: str, zone: str, by_effect: bool = False) -> list[kev.Event]:
     o = board.operator(state, operator)
-    _mine_now(state, ctx, o, "move", _acting(ctx))
-    _can_act(state, o, "move")
+    _mine_now(state, ctx, o, N_("move"), _acting(ctx))
+    _can_act(state, o, N_("move"))
     if o.deployed_turn == state.turn and not by_effect:
-        raise IllegalCommand(f"{_label(o)} was deployed this turn: it may attack but not move until your next turn")
+        raise IllegalCommand(_("{o} was deployed this turn: it may attack but not move until your next turn").format(o=_label(o)))
     to = board.destination(state, o, zone)
     if to == (o.side, o.zone):
-        raise IllegalCommand(f"{_label(o)} already stands in {board.where(state, o)}")
+        raise IllegalCommand(_("{o} already stands in {where}").format(o=_label(o), where=board.where(state, o)))
     if not board.adjacent(state, (o.side, o.zone), to):
-        raise IllegalCommand(f"{_label(o)} moves one zone per turn: from {board.where(state, o)} it cannot reach "
-                             f"{state.players[to[0]].name}'s {board.ZONE_NAMES[to[1]]}")
+        raise IllegalCommand(_("{o} moves one zone per turn: from {where} it cannot reach {name}'s {zone}").format(o=_label(o), where=board.where(state, o), name=state.players[to[0]].name, zone=board.ZONE_NAMES[to[1]]))
     board.require_room(state, ctx, *to)
     return [ev.OperatorMoved(piece=o.id, side=to[0], zone=to[1],
                              reason=f"移动1格：{board.where(state, o)}→{state.players[to[0]].name}的{board.ZONE_NAMES[to[1]]}")]
@@ -315,39 +315,39 @@ def exchange(state: State, ctx: Context, attacker: RidmOperator, defender: RidmO
     return out
 
 
-@COMMANDS.command(Param.piece("attacker", "Your operator that attacks (A1).", label="攻击者"),
-                  Param.piece("defender", "The opposing operator it attacks (B2).", label="被攻击者"),
-                  Param("by_effect", "flag", "An extra attack a card effect grants (not the turn's one).", False,
+@COMMANDS.command(Param.piece("attacker", N_("Your operator that attacks (A1)."), label="攻击者"),
+                  Param.piece("defender", N_("The opposing operator it attacks (B2)."), label="被攻击者"),
+                  Param("by_effect", "flag", N_("An extra attack a card effect grants (not the turn's one)."), False,
                         option=True),
                   label="干员攻击", labels={'by_effect': '卡牌效果'},
-                  help="An operator attacks an opposing one, once per turn instead of moving: attack < defense → "
+                  help=N_("An operator attacks an opposing one, once per turn instead of moving: attack < defense → "
                        "the attacker loses {n.block_loss} block; otherwise the defender does, and is routed when "
-                       "attack > its attack + defense. Block 0 also routes.",
+                       "attack > its attack + defense. Block 0 also routes."),
                   examples=("fight A1 B1",))
 def fight(state: State, ctx: Context, attacker: str, defender: str, by_effect: bool = False) -> list[kev.Event]:
-    a = board.operator(state, attacker, "attacker")
-    _mine_now(state, ctx, a, "attack", _acting(ctx))
-    _can_act(state, a, "attack", once=not by_effect)
-    d = board.operator(state, defender, "defender")
+    a = board.operator(state, attacker, N_("attacker"))
+    _mine_now(state, ctx, a, N_("attack"), _acting(ctx))
+    _can_act(state, a, N_("attack"), once=not by_effect)
+    d = board.operator(state, defender, N_("defender"))
     if d.owner == a.owner:
-        raise IllegalCommand(f"{_label(a)} cannot attack {_label(d)}: both are {state.players[a.owner].name}'s")
+        raise IllegalCommand(_("{a} cannot attack {d}: both are {name}'s").format(a=_label(a), d=_label(d), name=state.players[a.owner].name))
     if d.routed:
-        raise IllegalCommand(f"{_label(d)} is already routed")
+        raise IllegalCommand(_("{d} is already routed").format(d=_label(d)))
     return exchange(state, ctx, a, d, counted=not by_effect)
 
 
-@COMMANDS.command(Param.count("attack", "Attacker's attack.", minimum=0),
-                  Param.count("defense", "Defender's defense.", minimum=0),
-                  Param.count("target_attack", "Defender's attack (for routing).", minimum=0),
+@COMMANDS.command(Param.count("attack", N_("Attacker's attack."), minimum=0),
+                  Param.count("defense", N_("Defender's defense."), minimum=0),
+                  Param.count("target_attack", N_("Defender's attack (for routing)."), minimum=0),
                   label="交战推演", labels={'attack': '攻击', 'defense': '防御', 'target_attack': '对方攻击'},
-                  help="Work out an exchange from numbers: who loses block, and whether the defender is routed "
-                       "(changes nothing; fight applies it to the pieces).",
+                  help=N_("Work out an exchange from numbers: who loses block, and whether the defender is routed "
+                       "(changes nothing; fight applies it to the pieces)."),
                   examples=("odds 6 3 2",), query=True)
 def odds(state: State, ctx: Context, attack: Any, defense: Any, target_attack: Any) -> tuple[bool, str]:
     """Work out one exchange by the combat rules, changing nothing. Returns (True, explanation)."""
-    atk = count(attack, "attack", minimum=0)
-    d = count(defense, "defense", minimum=0)
-    t = count(target_attack, "target's attack", minimum=0)
+    atk = count(attack, N_("attack"), minimum=0)
+    d = count(defense, N_("defense"), minimum=0)
+    t = count(target_attack, N_("target's attack"), minimum=0)
     loss = ctx.numbers.block_loss
     if atk < d:
         return True, f"攻击{atk} < 防御{d}：进攻失败，攻击者失去{loss}点阻挡"
@@ -361,21 +361,20 @@ def _routed_mine(state: State, ctx: Context, token: str, what: str, done: str) -
     o = board.operator(state, token)
     _mine_now(state, ctx, o, what, _own_turn(ctx))
     if not o.routed:
-        raise IllegalCommand(f"only a routed operator can be {done}; {_label(o)} is not routed")
+        raise IllegalCommand(_("only a routed operator can be {done}; {o} is not routed").format(done=tr(done), o=_label(o)))
     return o
 
 
-@COMMANDS.command(Param.piece("operator", "Your routed operator (A1).", label="干员"),
-                  Param("by_effect", "flag", "A card effect returns it, routed or not (战术撤离).", False, option=True),
-                  Param("to", "choice", "Where it goes: the preparation zone, or (by a card effect) its owner's hand.",
+@COMMANDS.command(Param.piece("operator", N_("Your routed operator (A1)."), label="干员"),
+                  Param("by_effect", "flag", N_("A card effect returns it, routed or not (战术撤离)."), False, option=True),
+                  Param("to", "choice", N_("Where it goes: the preparation zone, or (by a card effect) its owner's hand."),
                         "prep", option=True, choices=("prep", "hand"), choice_labels=("准备区", "手牌")),
                   label="撤退干员", labels={'by_effect': '卡牌效果', 'to': '去向'},
-                  help="On your turn, withdraw a routed operator to the preparation zone.",
+                  help=N_("On your turn, withdraw a routed operator to the preparation zone."),
                   examples=("withdraw A1", "withdraw A2 --by-effect", "withdraw B1 --by-effect --to hand"))
 def withdraw(state: State, ctx: Context, operator: str, by_effect: bool = False, to: str = "prep") -> list[kev.Event]:
     if to == "hand" and not by_effect:
-        raise IllegalCommand("a withdrawn operator goes to the preparation zone; to the hand only by a card effect "
-                             "(--by-effect --to hand)")
+        raise IllegalCommand(_("a withdrawn operator goes to the preparation zone; to the hand only by a card effect (--by-effect --to hand)"))
     if by_effect:
         o = board.operator(state, operator)
         if to == "hand":
@@ -383,21 +382,21 @@ def withdraw(state: State, ctx: Context, operator: str, by_effect: bool = False,
                     ev.OperatorLeft(piece=o.id, to="hand", reason=f"卡牌效果：{_label(o)}返回手牌")]
         why = f"卡牌效果：{_label(o)}放回准备区"
     else:
-        o = _routed_mine(state, ctx, operator, "withdraw", "withdrawn")
+        o = _routed_mine(state, ctx, operator, N_("withdraw"), N_("withdrawn"))
         why = f"撤退横置干员{_label(o)}至准备区"
     return [*_skill_leaves(state, o, "干员离场，技能送去弃置区"), ev.OperatorLeft(piece=o.id, to="prep", reason=why)]
 
 
-@COMMANDS.command(Param.piece("operator", "Your routed operator (A1).", label="干员"),
-                  Param.card("card", "Operator card from hand that takes its place.", label="替换干员"),
+@COMMANDS.command(Param.piece("operator", N_("Your routed operator (A1)."), label="干员"),
+                  Param.card("card", N_("Operator card from hand that takes its place."), label="替换干员"),
                   label="替换干员",
-                  help="On your turn, replace a routed operator with one from hand (the routed one goes to the "
-                       "preparation zone; the new one stands where it stood and is deployed this turn).",
+                  help=N_("On your turn, replace a routed operator with one from hand (the routed one goes to the "
+                       "preparation zone; the new one stands where it stood and is deployed this turn)."),
                   examples=("replace A1 星熊",))
 def replace(state: State, ctx: Context, operator: str, card: str) -> list[kev.Event]:
-    o = _routed_mine(state, ctx, operator, "replace", "replaced")
+    o = _routed_mine(state, ctx, operator, N_("replace"), N_("replaced"))
     new = _operator_card(state, ctx, o.owner, card)
-    counts.require_hand(state, o.owner, 1, "replace an operator")
+    counts.require_hand(state, o.owner, 1, N_("replace an operator"))
     batch = Batch(state)
     batch.emit(*_skill_leaves(state, o, "干员离场，技能送去弃置区"),
                ev.OperatorLeft(piece=o.id, to="prep", reason=f"横置干员{_label(o)}被替换，放置于准备区"))
@@ -406,71 +405,71 @@ def replace(state: State, ctx: Context, operator: str, card: str) -> list[kev.Ev
     return batch.events
 
 
-@COMMANDS.command(Param.piece("operator", "Operator piece (A1).", label="干员"),
-                  Param("stat", "choice", "Which value.", choices=STATS, choice_labels=STAT_LABELS),
-                  Param("delta", "signed", "Change, e.g. +2 or -1."), Param.why(),
+@COMMANDS.command(Param.piece("operator", N_("Operator piece (A1)."), label="干员"),
+                  Param("stat", "choice", N_("Which value."), choices=STATS, choice_labels=STAT_LABELS),
+                  Param("delta", "signed", N_("Change, e.g. +2 or -1.")), Param.why(),
                   label="数值变化", labels={'stat': '数值', 'delta': '变化'},
-                  help="A card effect changes an operator's current attack, defense or block (never below 0; "
-                       "block 0 routes).",
+                  help=N_("A card effect changes an operator's current attack, defense or block (never below 0; "
+                       "block 0 routes)."),
                   examples=('adjust A1 attack +2 --why "源石技艺强化"',))
 def adjust(state: State, ctx: Context, operator: str, stat: str, delta: Any, why: str = "") -> list[kev.Event]:
     o = board.operator(state, operator)
-    change = max(signed(delta, f"{stat} change"), -getattr(o, stat))
+    change = max(signed(delta, _("{stat} change").format(stat=stat)), -getattr(o, stat))
     if change == 0:
-        raise IllegalCommand(f"{_label(o)}'s {stat} is already 0")
+        raise IllegalCommand(_("{o}'s {stat} is already 0").format(o=_label(o), stat=stat))
     out: list[kev.Event] = [ev.OperatorAdjusted(piece=o.id, stat=stat, delta=change, reason=why or "卡牌效果")]
     if stat == "block" and o.block + change == 0 and not o.routed:
         out.append(ev.OperatorRouted(piece=o.id, reason="阻挡归零，失去战斗能力"))
     return out
 
 
-@COMMANDS.command(Param.player(), Param("card", "text", "Card in the preparation zone (name or part of it).", label="卡牌"),
+@COMMANDS.command(Param.player(), Param("card", "text", N_("Card in the preparation zone (name or part of it)."), label="卡牌"),
                   label="准备区加入手牌",
-                  help="At your turn end, take a card from the preparation zone to hand (at most {n.prep_to_hand_max}).",
+                  help=N_("At your turn end, take a card from the preparation zone to hand (at most {n.prep_to_hand_max})."),
                   examples=("take A 能天使",))
 def take(state: State, ctx: Context, player: Any, card: str) -> list[kev.Event]:
     i = who(state, player)
-    require_active(state, i, "taking from the preparation zone")
-    require_phase(state, ctx, (_last(ctx),), "taking from the preparation zone")
+    require_active(state, i, N_("taking from the preparation zone"))
+    require_phase(state, ctx, (_last(ctx),), N_("taking from the preparation zone"))
     p, limit = state.players[i], ctx.numbers.prep_to_hand_max
     if p.prep_taken >= limit:
-        raise IllegalCommand(f"{p.name} already took {limit} card(s) from the preparation zone this turn")
-    name = pick(card, sorted(set(p.prep)), lambda c: (c,), f"card in {p.name}'s preparation zone")
+        raise IllegalCommand(_("{name} already took {limit} card(s) from the preparation zone this turn").format(name=p.name, limit=limit))
+    name = pick(card, sorted(set(p.prep)), lambda c: (c,), _("card in {player}'s preparation zone").format(player=p.name))
     return [ev.PrepTaken(player=i, card=name, reason=f"准备区加入手牌 {p.prep_taken + 1}/{limit}")]
 
 
-@COMMANDS.command(Param.player(), Param.count("cards", "How many.", 1), Param.why(),
+@COMMANDS.command(Param.player(), Param.count("cards", N_("How many."), 1), Param.why(),
                   label="抽牌", labels={'cards': '张数'},
-                  help="Draw by a card effect (refused when the deck holds fewer; the turn-start draw of "
-                       "{n.draw_per_turn} is made by next).",
+                  help=N_("Draw by a card effect (refused when the deck holds fewer; the turn-start draw of "
+                       "{n.draw_per_turn} is made by next)."),
                   examples=('draw A 2 --why "紧急补给"',))
 def draw(state: State, ctx: Context, player: Any, cards: Any = 1, why: str = "") -> list[kev.Event]:
     i = who(state, player)
-    return [counts.draw_event(state, i, count(cards, "cards to draw"), why or "卡牌效果抽牌")]
+    return [counts.draw_event(state, i, count(cards, N_("cards to draw")), why or "卡牌效果抽牌")]
 
 
-@COMMANDS.command(Param.player(), Param("source", "choice", "deck, hand or discard.", choices=tuple(counts.ZONE_NAMES),
+@COMMANDS.command(Param.player(), Param("source", "choice", N_("deck, hand or discard."), choices=tuple(counts.ZONE_NAMES),
                         choice_labels=tuple(counts.ZONE_NAMES.values())),
-                  Param("dest", "choice", "deck, hand or discard.", choices=tuple(counts.ZONE_NAMES),
+                  Param("dest", "choice", N_("deck, hand or discard."), choices=tuple(counts.ZONE_NAMES),
                         choice_labels=tuple(counts.ZONE_NAMES.values())),
-                  Param.count("cards", "How many.", 1), Param.why(),
+                  Param.count("cards", N_("How many."), 1), Param.why(),
                   label="移动卡牌", labels={'source': '从', 'dest': '到', 'cards': '张数'},
-                  help="Move cards between the deck, the hand and the discard by a card effect "
-                       "(operators on the board: deploy, withdraw).",
+                  help=N_("Move cards between the deck, the hand and the discard by a card effect "
+                       "(operators on the board: deploy, withdraw)."),
                   examples=('transfer A discard hand 1 --why "回收"', 'transfer B hand discard 2 --why "弃牌"'))
 def transfer(state: State, ctx: Context, player: Any, source: str, dest: str, cards: Any = 1,
              why: str = "") -> list[kev.Event]:
     i = who(state, player)
-    return [counts.moved(state, i, source, dest, count(cards, "cards"), why or "卡牌效果")]
+    return [counts.moved(state, i, source, dest, count(cards, N_("cards")), why or "卡牌效果")]
 
 
-@COMMANDS.command(Param.player(), Param.count("cards", "Hand cards put face down.", 1),
-                  Param.count("draw", "Cards drawn after charging (optional, at most one per card).", 0, minimum=0,
+@COMMANDS.command(Param.player(), Param.count("cards", N_("Hand cards put face down."), 1),
+                  Param.count("draw", N_("Cards drawn after charging (optional, at most one per card)."), 0, minimum=0,
                               option=True),
-                  Param("by_effect", "flag", "Charges a card effect gives: no hand card is put down.", False,
+                  Param("by_effect", "flag", N_("Charges a card effect gives: no hand card is put down."), False,
                         option=True),
                   label="盖放充能", labels={'cards': '张数', 'draw': '抽牌', 'by_effect': '卡牌效果'},
-                  help="Charge with hand cards face down (+{n.charge_per_card} charge each, then you may draw 1 each: --draw).",
+                  help=N_("Charge with hand cards face down (+{n.charge_per_card} charge each, then you may draw 1 each: --draw)."),
                   examples=("charge A 2", "charge A 1 --draw 1", "charge A 1 --by-effect"))
 def charge(state: State, ctx: Context, player: Any, cards: Any = 1, draw: Any = 0,
            by_effect: bool = False) -> list[kev.Event]:
@@ -478,16 +477,16 @@ def charge(state: State, ctx: Context, player: Any, cards: Any = 1, draw: Any = 
     i = who(state, player)
     # Left open as before the board: card effects charge too (紧急补给, 冲锋号角 at turn start),
     # and the store's tests lean on a command that is always legal.
-    k = count(cards, "cards")
-    drawn = count(draw, "cards to draw", minimum=0)
+    k = count(cards, N_("cards"))
+    drawn = count(draw, N_("cards to draw"), minimum=0)
     gained = k * ctx.numbers.charge_per_card
     if by_effect:
         if drawn:
-            raise IllegalCommand("the draw after charging follows hand cards put face down, not a card effect's charges")
+            raise IllegalCommand(_("the draw after charging follows hand cards put face down, not a card effect's charges"))
         return [ev.ChargeAdded(player=i, count=gained, reason=f"卡牌效果充能+{gained}")]
     if drawn > k:
-        raise IllegalCommand(f"charging {k} card(s) lets {state.players[i].name} draw at most {k}")
-    counts.require_hand(state, i, k, f"put {k} card(s) face down")
+        raise IllegalCommand(_("charging {k} card(s) lets {name} draw at most {k}").format(k=k, name=state.players[i].name))
+    counts.require_hand(state, i, k, _("put {k} card(s) face down").format(k=k))
     out: list[kev.Event] = [ev.ChargeAdded(player=i, count=gained, from_hand=k,
                                            reason=f"盖放{k}张手牌充能+{gained}，然后可抽{k}张")]
     if drawn:
@@ -496,22 +495,22 @@ def charge(state: State, ctx: Context, player: Any, cards: Any = 1, draw: Any = 
 
 
 @COMMANDS.command(Param.player(), SKILL,
-                  Param("search", "flag", "Then take the skill's operator from the deck into the hand (optional).",
+                  Param("search", "flag", N_("Then take the skill's operator from the deck into the hand (optional)."),
                         False, option=True),
                   label="技能槽充能", labels={'skill': '技能', 'search': '检索干员'},
-                  help="{n.skill_slot_charges_per_turn} per turn: a skill card from hand into the skill slot as a charge "
-                       "(then you may search its operator: --search).",
+                  help=N_("{n.skill_slot_charges_per_turn} per turn: a skill card from hand into the skill slot as a charge "
+                       "(then you may search its operator: --search)."),
                   examples=('charge-skill A "S2 真银斩"', "charge-skill A amiya-s1 --search"))
 def charge_skill(state: State, ctx: Context, player: Any, skill: str, search: bool = False) -> list[kev.Event]:
     """Once per turn: a skill card face up into the skill slot as a charge; search its operator."""
     i = who(state, player)
-    require_active(state, i, "skill-slot charge")
-    require_phase(state, ctx, _acting(ctx), "skill-slot charge")
+    require_active(state, i, N_("skill-slot charge"))
+    require_phase(state, ctx, _acting(ctx), N_("skill-slot charge"))
     p = state.players[i]
     limit = ctx.numbers.skill_slot_charges_per_turn
     if p.skill_slot_charges_used >= limit:
-        raise IllegalCommand(f"{p.name} already charged the skill slot {limit} time(s) this turn")
-    counts.require_hand(state, i, 1, "charge the skill slot")
+        raise IllegalCommand(_("{name} already charged the skill slot {limit} time(s) this turn").format(name=p.name, limit=limit))
+    counts.require_hand(state, i, 1, N_("charge the skill slot"))
     card = ctx.card(str(skill))
     known = card is not None and card.type == "skill"
     user = f"，可从牌组检索{card['user']}" if known else "，可从牌组检索其干员"
@@ -519,7 +518,7 @@ def charge_skill(state: State, ctx: Context, player: Any, skill: str, search: bo
     out: list[kev.Event] = [ev.ChargeAdded(player=i, count=1, skill_slot=True, card=name, from_hand=1,
                                            reason=f"技能槽充能：{name}{user}")]
     if search:
-        out.append(counts.draw_event(state, i, 1, f"技能槽充能后检索{card['user'] if known else '其干员'}", "search"))
+        out.append(counts.draw_event(state, i, 1, f"技能槽充能后检索{card['user'] if known else '其干员'}", N_("search")))
     return out
 
 
@@ -534,25 +533,24 @@ def _covered(state: State, player: int, token: Any, operator_name: str) -> RidmO
         operator_name = str(token)
     named = [o for o in mine if o.name == operator_name]
     if len(named) > 1:
-        raise IllegalCommand(f"{state.players[player].name} has {len(named)} {operator_name} on the board: "
-                             f"name the one the skill covers (--operator {named[0].id})")
+        raise IllegalCommand(_("{name} has {n_named} {operator_name} on the board: name the one the skill covers (--operator {id})").format(name=state.players[player].name, n_named=len(named), operator_name=operator_name, id=named[0].id))
     return named[0] if named else None
 
 
 @COMMANDS.command(Param.player(), SKILL,
-                  Param("operator", "text", "The operator it covers: piece id or codename (default: its user from card data).", None, option=True),
-                  Param.count("duration", "Turns (default: from card data).", None, minimum=0, option=True),
-                  Param.count("cost", "Charges to pay (default: from card data).", None, minimum=0, option=True),
+                  Param("operator", "text", N_("The operator it covers: piece id or codename (default: its user from card data)."), None, option=True),
+                  Param.count("duration", N_("Turns (default: from card data)."), None, minimum=0, option=True),
+                  Param.count("cost", N_("Charges to pay (default: from card data)."), None, minimum=0, option=True),
                   label="发动技能", labels={'skill': '技能', 'operator': '干员', 'duration': '持续', 'cost': '充能消耗'},
-                  help="Activate a skill: cover its operator, pay its charges and start its timer (ticks at the end of your turns).",
+                  help=N_("Activate a skill: cover its operator, pay its charges and start its timer (ticks at the end of your turns)."),
                   examples=("activate A amiya-s1", "activate A S2 --operator 能天使 --duration 2 --cost 1"))
 def activate(state: State, ctx: Context, player: Any, skill: str, operator: str | None = None,
              duration: Any = None, cost: Any = None) -> list[kev.Event]:
     """Activate a skill: pay its charges and start its timer (values from card data when known)."""
     i = who(state, player)
-    require_active(state, i, "activating a skill")
-    require_phase(state, ctx, _acting(ctx), "activating a skill")
-    counts.require_hand(state, i, 1, "activate a skill (its card covers the operator from the hand)")
+    require_active(state, i, N_("activating a skill"))
+    require_phase(state, ctx, _acting(ctx), N_("activating a skill"))
+    counts.require_hand(state, i, 1, N_("activate a skill (its card covers the operator from the hand)"))
     p = state.players[i]
     card = ctx.card(str(skill))
     user = None
@@ -561,21 +559,21 @@ def activate(state: State, ctx: Context, player: Any, skill: str, operator: str 
         duration = card["duration"] if duration is None else duration
         cost = card["charge"] if cost is None else cost
     if not (operator or user):
-        raise IllegalCommand(f"unknown skill {skill!r}: give its operator and duration (--operator, --duration)")
+        raise IllegalCommand(_("unknown skill {skill!r}: give its operator and duration (--operator, --duration)").format(skill=skill))
     if duration is None:
-        raise IllegalCommand(f"unknown skill {skill!r}: give its duration in turns (--duration)")
+        raise IllegalCommand(_("unknown skill {skill!r}: give its duration in turns (--duration)").format(skill=skill))
     piece = _covered(state, i, operator, user or "")
     if piece is not None:
         if user and piece.name != user:
-            raise IllegalCommand(f"{skill} is {user}'s skill, not {_label(piece)}'s")
+            raise IllegalCommand(_("{skill} is {user}'s skill, not {piece}'s").format(skill=skill, user=user, piece=_label(piece)))
         already = board.covering(state, piece)
         if already is not None:
-            raise IllegalCommand(f"{_label(piece)} is already covered by {already.skill} ({already.left}T left)")
+            raise IllegalCommand(_("{piece} is already covered by {skill} ({left}T left)").format(piece=_label(piece), skill=already.skill, left=already.left))
     name = piece.name if piece is not None else str(operator or user)
-    turns = count(duration, "duration", minimum=0)
-    pay = count(cost if cost is not None else 0, "charge cost", minimum=0)
+    turns = count(duration, N_("duration"), minimum=0)
+    pay = count(cost if cost is not None else 0, N_("charge cost"), minimum=0)
     if pay > p.charges:
-        raise IllegalCommand(f"{p.name} has {p.charges} charge(s); {skill} needs {pay}")
+        raise IllegalCommand(_("{name} has {charges} charge(s); {skill} needs {pay}").format(name=p.name, charges=p.charges, skill=skill, pay=pay))
     out: list[kev.Event] = []
     if pay:
         out.append(ev.ChargesSpent(player=i, count=pay, reason=f"发动{skill}的充能"))
@@ -586,19 +584,19 @@ def activate(state: State, ctx: Context, player: Any, skill: str, operator: str 
     return out
 
 
-@COMMANDS.command(Param.player(), Param("skill", "text", "Skill, operator or piece id.", metavar="SKILL"),
-                  label="技能结束", labels={'skill': '技能'}, help="A skill leaves before its timer runs out.", examples=("end-skill A S2",))
+@COMMANDS.command(Param.player(), Param("skill", "text", N_("Skill, operator or piece id."), metavar="SKILL"),
+                  label="技能结束", labels={'skill': '技能'}, help=N_("A skill leaves before its timer runs out."), examples=("end-skill A S2",))
 def end_skill(state: State, ctx: Context, player: Any, skill: str) -> list[kev.Event]:
     """A skill leaves early (a card effect)."""
     i = who(state, player)
     for t in state.players[i].timers:
         if skill in (t.skill, t.operator) or (t.piece and t.piece.casefold() == skill.strip().casefold()):
             return [ev.TimerExpired(player=i, operator=t.operator, skill=t.skill, piece=t.piece, reason="提前结束")]
-    raise IllegalCommand(f"{state.players[i].name} has no skill {skill!r} in effect")
+    raise IllegalCommand(_("{name} has no skill {skill!r} in effect").format(name=state.players[i].name, skill=skill))
 
 
-@COMMANDS.command(Param.player(), Param("requirement", "text", "Sanity requirement, or an action card."),
-                  label="能否使用行动牌", labels={'requirement': '理智要求'}, help="Whether an action card is playable now (sanity ≤ its requirement). Exit code 1 when not.",
+@COMMANDS.command(Param.player(), Param("requirement", "text", N_("Sanity requirement, or an action card.")),
+                  label="能否使用行动牌", labels={'requirement': '理智要求'}, help=N_("Whether an action card is playable now (sanity ≤ its requirement). Exit code 1 when not."),
                   examples=("can-play A 2",), name="playable", words=("can-play",), aliases=("can",), query=True)
 def playable(state: State, ctx: Context, player: Any, requirement: Any) -> tuple[bool, str]:
     """Whether ``player`` may play an action card with sanity ``requirement`` now (sanity ≤ requirement).
@@ -610,17 +608,17 @@ def playable(state: State, ctx: Context, player: Any, requirement: Any) -> tuple
     if card is not None and card.type == "action":
         req, label = card["sanity"], f"{card.name}（理智要求{card['sanity']}）"
     else:
-        req = count(requirement, "sanity requirement", minimum=0)
+        req = count(requirement, N_("sanity requirement"), minimum=0)
         label = f"理智要求{req}的行动牌"
     have = state.players[i].sanity
     ok = have <= req
     return ok, f"{state.players[i].name}理智{have}，{label}{'可以' if ok else '不能'}使用"
 
 
-@COMMANDS.command(Param.player(), Param("name", "text", "Action card id or name."),
-                  Param.count("requirement", "Sanity requirement (default: from card data).", None, minimum=0,
+@COMMANDS.command(Param.player(), Param("name", "text", N_("Action card id or name.")),
+                  Param.count("requirement", N_("Sanity requirement (default: from card data)."), None, minimum=0,
                               option=True),
-                  label="使用行动牌", labels={'name': '行动牌', 'requirement': '理智要求'}, help="Play an action card (refused while sanity is above its requirement).",
+                  label="使用行动牌", labels={'name': '行动牌', 'requirement': '理智要求'}, help=N_("Play an action card (refused while sanity is above its requirement)."),
                   examples=("action A 紧急撤离 --requirement 2",))
 def action(state: State, ctx: Context, player: Any, name: str, requirement: Any = None) -> list[kev.Event]:
     """Play an action card; refused while the player's sanity is above its requirement."""
@@ -628,12 +626,12 @@ def action(state: State, ctx: Context, player: Any, name: str, requirement: Any 
     card = ctx.card(str(name))
     if requirement is None:
         if card is None or card.type != "action":
-            raise IllegalCommand(f"unknown action card {name!r}: give its sanity requirement (--requirement)")
+            raise IllegalCommand(_("unknown action card {name!r}: give its sanity requirement (--requirement)").format(name=name))
         requirement = card["sanity"]
     ok, text = playable(state, ctx, player, requirement)
     if not ok:
         raise IllegalCommand(text)
-    counts.require_hand(state, i, 1, "play an action card")
+    counts.require_hand(state, i, 1, N_("play an action card"))
     return [ev.ActionPlayed(player=i, name=card.name if card else str(name), requirement=int(requirement), reason=text)]
 
 
