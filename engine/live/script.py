@@ -97,7 +97,7 @@ def parse_args(spec: CommandSpec, tokens: list[str]) -> dict[str, Any]:
         else:
             slot = next((p for p in order if p.name not in raw and p.kind not in ("flag", "tristate")), None)
             if slot is None:
-                takes = " ".join(p.name.upper() for p in order if not p.option) or "no arguments"
+                takes = " ".join(p.name.upper() for p in order if not p.option) or _("no arguments")
                 raise BadArgument(_("{cli_name}: too many arguments ({tok!r}); it takes {takes}").format(cli_name=spec.cli_name, tok=tok, takes=takes))
             raw[slot.name] = tok
         i += 1

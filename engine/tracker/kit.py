@@ -211,7 +211,7 @@ class CommandSpec:
         for key, value in raw.items():
             param = self.param(key)
             if param is None:
-                raise BadArgument(_("{cli_name}: no parameter {key!r}; it takes {value}").format(cli_name=self.cli_name, key=key, value=', '.join((p.name for p in self.params)) or 'nothing'))
+                raise BadArgument(_("{cli_name}: no parameter {key!r}; it takes {value}").format(cli_name=self.cli_name, key=key, value=', '.join((p.name for p in self.params)) or _("nothing")))
             if value is not None:
                 try:
                     out[key] = param.parse(value)
