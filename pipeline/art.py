@@ -22,7 +22,7 @@ from pathlib import Path
 from PIL import Image
 
 from engine.errors import CardpressError
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.limits import MAX_ART_FILE_BYTES, MAX_IMAGE_PIXELS
 from engine.paths import read_bounded
 
@@ -105,7 +105,7 @@ def normalised_art(src: Path, box_w_mm: float, box_h_mm: float) -> Path:
     from PIL import ImageOps
 
     try:
-        data = read_bounded(src, MAX_ART_FILE_BYTES, "art file")
+        data = read_bounded(src, MAX_ART_FILE_BYTES, N_("art file"))
     except OSError as exc:
         raise ArtError(src, _("cannot read image ({error})").format(error=exc.strerror or exc)) from None
     except CardpressError as exc:  # not a regular file, or too large

@@ -62,7 +62,7 @@ def output_path(folder: Path, name: str) -> Path:
     """``folder / name``, checked to stay inside ``folder``: names come from game data (a game
     id, a card id, a back), and a second line of defence costs nothing."""
     path = Path(folder) / name
-    confine(path, [Path(folder)], "output file")
+    confine(path, [Path(folder)], N_("output file"))
     return path
 
 

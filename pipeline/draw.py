@@ -26,7 +26,7 @@ from reportlab.platypus import Flowable, Paragraph
 from engine import limits
 from engine.cards import Card
 from engine.errors import CardpressError, Location
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.paths import UnsafePath, check_regular, confine
 
 from .art import normalised_art
@@ -510,8 +510,8 @@ class CardPainter:
         if self.base_dir is None:
             raise fail(_("an image element needs a game folder to read from"))
         try:
-            real = confine(self.base_dir / src, [self.base_dir], "image")
-            check_regular(real, "image")
+            real = confine(self.base_dir / src, [self.base_dir], N_("image"))
+            check_regular(real, N_("image"))
         except UnsafePath as exc:
             raise fail(str(exc)) from None
         if not real.is_file():

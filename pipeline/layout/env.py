@@ -437,10 +437,10 @@ class ConfinedLoader(jinja2.BaseLoader):
             candidate = folder / template
             if not os.path.lexists(candidate):
                 continue
-            real = confine(candidate, self.allowed_roots, "template")
+            real = confine(candidate, self.allowed_roots, N_("template"))
             if real.is_dir():
                 continue
-            data = read_bounded(real, limits.MAX_TEMPLATE_FILE_BYTES, "template")
+            data = read_bounded(real, limits.MAX_TEMPLATE_FILE_BYTES, N_("template"))
             try:
                 source = data.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -691,7 +691,7 @@ def own_templates_dir(folder: Path | None) -> Path | None:
     own = folder / "templates"
     if not own.is_dir():
         return None
-    confine(own, [folder], "templates folder")
+    confine(own, [folder], N_("templates folder"))
     return own
 
 

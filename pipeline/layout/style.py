@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Collection
 
 from engine.errors import DataError, Location, Problem
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.paths import confine
 from engine.yamlio import line_of, parse_yaml, read_text
 
@@ -134,8 +134,8 @@ def _check(raw: Any, card_types: Collection[str]) -> dict[str, Any]:
 def read_style(path: Path, roots: Collection[Path], card_types: Collection[str]) -> dict[str, Any]:
     """The checked contents of one ``style.yaml`` (plain dicts); ``DataError`` naming file, line
     and key otherwise."""
-    real = confine(path, list(roots), "style file")
-    raw = parse_yaml(read_text(real, "style file"), path)
+    real = confine(path, list(roots), N_("style file"))
+    raw = parse_yaml(read_text(real, N_("style file")), path)
     try:
         return _check(raw, card_types)
     except _StyleProblem as exc:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.errors import CardpressError
-from engine.i18n import _
+from engine.i18n import N_, _
 
 from ..atomic import atomic_write
 
@@ -78,8 +78,8 @@ def _image_digest(base: Path, src: str) -> bytes:
     from engine.paths import UnsafePath, check_regular, confine
 
     try:
-        real = confine(base / src, [base], "image")
-        check_regular(real, "image")
+        real = confine(base / src, [base], N_("image"))
+        check_regular(real, N_("image"))
         return hashlib.sha256(real.read_bytes()).digest()
     except (UnsafePath, OSError):
         return b"unreadable:" + src.encode()

@@ -27,7 +27,7 @@ from engine import limits
 from engine.decks import deck_files
 from engine.definitions import FieldSpec, GameDefinition, Zone, load_game
 from engine.errors import CardpressError
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.paths import UnsafePath, card_data_root, confine, templates_root
 from engine.yamlio import line_of, load_yaml
 from pipeline.layout.env import (CardpressEnvironment, TemplateFailure, failure, load, make_environment,
@@ -209,7 +209,7 @@ def load_glossary(game: GameDefinition, env: CardpressEnvironment | None = None)
     if not path.is_file():
         return tuple(GlossaryEntry(k.term, k.summary) for k in game.keywords)
     try:
-        confine(path, template_roots(game.folder), "glossary")  # load_yaml below bounds the read
+        confine(path, template_roots(game.folder), N_("glossary"))  # load_yaml below bounds the read
     except UnsafePath as exc:
         raise RulebookTemplateError(str(exc)) from None
     try:
