@@ -78,7 +78,7 @@ def test_a_seat_without_a_deck_and_a_deck_the_font_cannot_draw_are_errors_the_pa
     rare.write_text(yaml.safe_dump({"name": "炮\U00020000", "cards": shipped["cards"]}, allow_unicode=True), "utf-8")
     client = _table_app(tmp_path, {"甲": rare})
     bad = client.get("/api/deck/A.svg")
-    assert bad.status_code == 500 and "no glyph for '\U00020000'" in bad.json()["error"]
+    assert bad.status_code == 500 and "字体中没有 '\U00020000' 的字形" in bad.json()["error"]
     none = client.get("/api/deck/B.svg")
-    assert none.status_code == 404 and "no deck list" in none.json()["error"]
+    assert none.status_code == 404 and "没有卡组列表" in none.json()["error"]
     assert client.get("/api/deck/%3Csvg%3E.svg").status_code == 404

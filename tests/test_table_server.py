@@ -66,14 +66,14 @@ def test_a_refused_tap_stores_nothing_and_says_why(game):
     db, gid = game
     client = TestClient(base_url="http://127.0.0.1", app=make_app(db, gid))
     refused = tap(client, "op-spend-0001", "spend", player="甲", amount="99")
-    assert refused.status_code == 409 and "cannot spend 99" in refused.json()["error"]
+    assert refused.status_code == 409 and "不能花费 99 点" in refused.json()["error"]
     assert refused.json()["board"]["players"][0]["cost"] == 5 and entries(db, gid) == 1
-    for body, message in [(b"[1]", "JSON object"), (b"{", "JSON object"),
-                          (json.dumps({"op": "x", "command": "next"}).encode(), "operation id"),
-                          (json.dumps({"op": "op-000000001", "command": "fly"}).encode(), "no command 'fly'"),
+    for body, message in [(b"[1]", "JSON 对象"), (b"{", "JSON 对象"),
+                          (json.dumps({"op": "x", "command": "next"}).encode(), "操作编号"),
+                          (json.dumps({"op": "op-000000001", "command": "fly"}).encode(), "没有命令 'fly'"),
                           (json.dumps({"op": "op-000000002", "command": "spend", "args": {"colour": 1}}).encode(),
-                           "no parameter 'colour'"),
-                          (b"{" + b" " * 70000 + b"}", "at most")]:
+                           "没有参数 'colour'"),
+                          (b"{" + b" " * 70000 + b"}", "最多")]:
         answer = client.post("/api/tap", content=body, headers=JSON)
         assert answer.status_code in (400, 413) and message in answer.json()["error"], (body[:40], answer.text)
     assert entries(db, gid) == 1
