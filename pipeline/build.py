@@ -618,7 +618,7 @@ def _art_problems(prep: Prepared, exc: ArtError) -> DataError:
     users = [card for card in prep.distinct if card.art_path is not None and card.art_path == exc.path]
     if not users:
         return DataError(Problem(exc.reason, Location(exc.path), field="art"))
-    return DataError([Problem(f"{exc.path.name}: {exc.reason}",
+    return DataError([Problem(_("{where}: {message}").format(where=exc.path.name, message=exc.reason),
                               Location(card.where.file, card.where.line, card.where.row), card.id, "art")
                       for card in users])
 

@@ -79,6 +79,14 @@ def _field_of(source: str, number: int) -> str:
     return ""
 
 
+def _joined(*parts: object) -> str:
+    """``file: what: message``, joined as the user's language writes it (Chinese: full-width colons)."""
+    text = str(parts[0])
+    for part in parts[1:]:
+        text = _("{where}: {message}").format(where=text, message=part)
+    return text
+
+
 def _tojson(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
@@ -136,7 +144,7 @@ class Layouts:
                 tpl = load(self.env, names)
             except TemplateFailure as exc:
                 if exc.file:
-                    raise TemplateError(f"{exc.where}: {what}: {exc.message}") from None
+                    raise TemplateError(_joined(exc.where, what, exc.message)) from None
                 raise TemplateError(_("{what}: {error} (looked in {folders})")
                                     .format(what=what, error=exc.message, folders=", ".join(map(str, self.dirs)))) from None
             self._cache[key] = tpl
@@ -158,13 +166,13 @@ class Layouts:
         except TemplateFailure as exc:
             if exc.timed_out:
                 self._timed_out[tpl.filename] = _("the template ran out of time for {what}").format(what=what)
-            raise TemplateError(f"{exc.where or tpl.filename}: {what}: {exc.message}") from None
+            raise TemplateError(_joined(exc.where or tpl.filename, what, exc.message)) from None
         finally:
             self._spent += time.monotonic() - started
         try:
             return elements_from_source(source, tpl.filename)
         except ElementError as exc:
-            raise TemplateError(f"{tpl.filename}: {what}{_field_of(source, exc.number)}: {exc}") from None
+            raise TemplateError(_joined(tpl.filename, what + _field_of(source, exc.number), exc)) from None
         except (yaml.YAMLError, ValueError, RecursionError) as exc:
             raise TemplateError(_("{file}: {what}: the template renders invalid YAML: {error}")
                                 .format(file=tpl.filename, what=what, error=exc)) from None

@@ -718,7 +718,7 @@ def write_pdf(path: Path, source: RulebookSource, doc: md.Document, fonts: FontS
     setter = Typesetter(source, fonts, geom, cards)
     story = setter.story(doc)
     title = f"{source.game.name} 规则书"
-    setter.check(title, "running header")
+    setter.check(title, _("running header"))
     pdf = RulebookDoc(path, geom, fonts, title, progress)
     pdf.multiBuild(story, maxPasses=6)
     return pdf.page

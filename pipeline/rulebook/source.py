@@ -167,7 +167,7 @@ def _render(env: CardpressEnvironment, name: str, ctx: dict[str, Any], path: Pat
     try:
         return render(load(env, [name]), ctx)
     except TemplateFailure as exc:
-        raise RulebookTemplateError(f"{exc.where or path}: {exc.message}") from None
+        raise RulebookTemplateError(_("{where}: {message}").format(where=exc.where or path, message=exc.message)) from None
 
 
 def _own_dir(game: GameDefinition) -> Path | None:
@@ -192,7 +192,7 @@ def _glossary_problem(path: Path, container: Any, key: Any, message: str) -> Rul
     line = line_of(container, key)
     if line:
         return RulebookTemplateError(_("{path}, line {line}: {error}").format(path=path, line=line, error=message))
-    return RulebookTemplateError(f"{path}: {message}")
+    return RulebookTemplateError(_("{where}: {message}").format(where=path, message=message))
 
 
 def load_glossary(game: GameDefinition, env: CardpressEnvironment | None = None) -> tuple[GlossaryEntry, ...]:
