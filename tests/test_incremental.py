@@ -180,7 +180,7 @@ def test_a_failed_build_leaves_the_cache_as_the_last_good_build_made_it(game, tm
         build_sheets(game, _options(tmp_path / "b", papers=a4))
     _rename(game, other, "补给车")
     good = build_sheets(game, _options(tmp_path / "c", papers=a4))
-    fresh = build_sheets(game, _options(tmp_path / "fresh", papers=a4, cache=False))
+    build_sheets(game, _options(tmp_path / "fresh", papers=a4, cache=False))
     text = _text(tmp_path / "c" / "cards-a4.pdf")
     assert f"鹰眼斥候{new}" in text and "补给车" in text
     assert text == _text(tmp_path / "fresh" / "cards-a4.pdf")
