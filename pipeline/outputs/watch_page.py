@@ -35,6 +35,8 @@ from typing import Any
 
 from engine.i18n import _
 
+from ..localweb import LOOPBACK, SecurityHeaders, host_name
+
 STATIC = Path(__file__).with_name("watch_static")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; connect-src 'self'; "
        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'")
@@ -51,7 +53,6 @@ RECONNECT_MS = 1000
 MAX_ERROR_CHARS = 20_000
 #: Sheet pages kept rasterised.
 _PAGE_CACHE = 64
-LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
 #: pdfium is not thread-safe: every rasterisation (the watcher's card previews, the server's
 #: sheet pages) holds this.
@@ -311,20 +312,17 @@ def make_app(state: WatchState):
                              Route("/sheet/{gen:int}/{paper}.pdf", sheet_pdf),
                              Route("/sheet/{gen:int}/{paper}/{page:int}.png", sheet_page),
                              Mount("/static", StaticFiles(directory=STATIC), name="static")],
-                     middleware=[_middleware(_Guard)])
+                     middleware=[_middleware(SecurityHeaders, csp=CSP), _middleware(_Guard)])
 
 
-def _middleware(cls):
+def _middleware(cls, **options):
     from starlette.middleware import Middleware
 
-    return Middleware(cls)
+    return Middleware(cls, **options)
 
 
 class _Guard:
-    """Only this computer's own names (no DNS rebinding), GET only, and the page's headers."""
-
-    HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
-               (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
+    """Only this computer's own names (no DNS rebinding), GET only."""
 
     def __init__(self, app: Any):
         self.app = app
@@ -337,9 +335,8 @@ class _Guard:
         from starlette.responses import PlainTextResponse
 
         host = Request(scope).headers.get("host", "")
-        name = host.rsplit(":", 1)[0] if not host.startswith("[") else host[1:].split("]")[0]
         refused = None
-        if name not in LOOPBACK:
+        if host_name(host) not in LOOPBACK:
             refused = PlainTextResponse(_("this page answers only on this computer's own address, not {host!r}")
                                         .format(host=host),
                                         status_code=403)
@@ -348,13 +345,7 @@ class _Guard:
         if refused is not None:
             await refused(scope, receive, send)
             return
-
-        async def with_headers(message: dict) -> None:
-            if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), *self.HEADERS]}
-            await send(message)
-
-        await self.app(scope, receive, with_headers)
+        await self.app(scope, receive, send)
 
 
 class PageServer:

@@ -54,6 +54,7 @@ from engine.tracker.core import commands_of
 from engine.tracker.errors import BadArgument
 from engine.live.view import live_status, log_lines
 
+from ..localweb import LOOPBACK, SecurityHeaders, host_name
 from .library import Library
 from .webfont import WebFont
 
@@ -344,7 +345,7 @@ def make_app(db: Path, game_id: str, token: str | None = None, library: Library 
                              Route("/api/tap", tap, methods=["POST"]), Route("/api/events", events),
                              Route("/api/cards", cards), Route("/api/card/{card_id}.png", card_face),
                              Route("/api/rules", rules), Route("/api/deck/{seat}.svg", deck_picture)],
-                     middleware=[Middleware(TableLanguage), Middleware(SecurityHeaders),
+                     middleware=[Middleware(TableLanguage), Middleware(SecurityHeaders, csp=CSP),
                                  Middleware(OwnOrigin, table=table), Middleware(JoinToken, table=table)])
 
 
@@ -462,7 +463,6 @@ class OwnOrigin:
       never answers; an ``Origin:`` other than this server's own is refused (403).
     """
 
-    LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
     def __init__(self, app: Any, table: TableServer):
         self.app, self.table = app, table
@@ -473,9 +473,8 @@ class OwnOrigin:
             return
         request = Request(scope)
         host = request.headers.get("host", "")
-        name = host.rsplit(":", 1)[0] if not host.startswith("[") else host[1:].split("]")[0]
         refused = None
-        if self.table.token is None and name not in self.LOOPBACK:
+        if self.table.token is None and host_name(host) not in LOOPBACK:
             refused = PlainTextResponse(_("this table answers only on this computer's own address, not {host!r}").format(host=host),
                                         status_code=403)
         elif scope["method"] == "POST":
@@ -488,28 +487,6 @@ class OwnOrigin:
             await refused(scope, receive, send)
             return
         await self.app(scope, receive, send)
-
-
-class SecurityHeaders:
-    """Adds the Content-Security-Policy and friends to every answer."""
-
-    HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
-               (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
-
-    def __init__(self, app: Any):
-        self.app = app
-
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_headers(message: dict) -> None:
-            if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), *self.HEADERS]}
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
 
 
 def _attr(text: str) -> str:
