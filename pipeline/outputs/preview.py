@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import io
+from types import SimpleNamespace
 from pathlib import Path
 
 from engine.check import check_game
@@ -32,7 +33,8 @@ def preview_png(game: str | Path | GameDefinition, card_id: str, back: bool = Fa
     from reportlab.lib.units import mm
     from reportlab.pdfgen.canvas import Canvas
 
-    from ..build import share_text_sizes
+    from ..build import _faces
+    from ..buildcache import card_key, open_cache
     from ..draw import CardPainter
     from ..fonts import register_fonts
     from ..layout import Layouts
@@ -51,9 +53,15 @@ def preview_png(game: str | Path | GameDefinition, card_id: str, back: bool = Fa
         name = definition.card_types[card.type].back
         elements, drawn, label = layouts.back(name, bleed_mm), None, f"back {name}"
     else:
+        # The type's shared text size from its cards' layouts and fits, as kept by the last build
+        # (pipeline.buildcache): a preview then lays out only cards that changed since.
         kin = [c for c in report.cards.values() if c.type == card.type]
-        share_text_sizes(layouts, kin, painter, bleed_mm)
-        elements, drawn, label = layouts.face(card, bleed_mm), card, card.id
+        cache = open_cache(definition, layouts.roots, bleed_mm, painter.fonts)
+        known = SimpleNamespace(cache=cache, painter=painter, keys={c.id: card_key(cache.key, c) for c in kin})
+        keep: dict = {card.id: None}
+        painter.share_sizes(_faces(layouts, kin, bleed_mm, keep=keep, prep=known))
+        cache.save()
+        elements, drawn, label = keep[card.id] or layouts.face(card, bleed_mm), card, card.id
     buf = io.BytesIO()
     c = Canvas(buf, pagesize=((size.width_mm + 2 * bleed_mm) * mm, (size.height_mm + 2 * bleed_mm) * mm),
                initialFontName=painter.fonts.regular)
