@@ -501,6 +501,47 @@ def cards(game: GameArg,
 
 
 @app.command(rich_help_panel="Production")
+def export(
+    game: GameArg,
+    shop: Annotated[str, typer.Option("--shop", help="The print shop: drivethrucards or thegamecrafter "
+                                      "(makeplayingcards, printerstudio and printplaygames have no spec found "
+                                      "yet and are refused). Presets: templates/_common/shops/*.yaml.",
+                                      show_default=False)],
+    out: Annotated[Optional[Path], typer.Option(help="Output folder; the files go into OUT/SHOP. Default: "
+                                                "dist/GAME.", show_default=False)] = None,
+    deck: Annotated[Optional[Path], typer.Option(help="Only this deck's cards, with their copies: a deck file or "
+                                                 "a deck of the game by name. Default: one of each card.",
+                                                 show_default=False)] = None,
+) -> None:
+    """Write the files a print shop's upload page asks for, from its preset.
+
+    drivethrucards: one PDF per deck, `DIR/drivethrucards/GAME.pdf`: 2.75 × 3.75 inch pages (poker
+    with a 1/8 inch bleed, TrimBox at the cut), pages in the shop's order (back 1, front 1, back 2,
+    front 2…), 300 dpi CMYK images with total ink ≤ 240 %, a CMYK OutputIntent and the PDF/X-1a:2003
+    keys. Text is part of the 300 dpi image (not selectable).
+
+    thegamecrafter: one 825 × 1125 px sRGB PNG per card face and per back,
+    `DIR/thegamecrafter/<card id>.png` and `back-<back>.png`.
+
+    The game's cards must be the shop's size (poker: 63 × 88 mm goes to a 2.5 × 3.5 inch shop).
+
+    Example: cardpress export duel --shop drivethrucards
+
+    Example: cardpress export backrooms --shop thegamecrafter --deck meg-vanguard --out upload/
+    """
+    from .outputs.shops import describe, export_shop
+
+    with reported(), progress_bar() as progress:
+        result = export_shop(game, shop, out, deck, progress)
+    typer.echo(_("{shop}: {files} file(s), {pages} card sides — {spec}").format(
+        shop=result.shop.name, files=len(result.files), pages=result.pages, spec=describe(result.shop)))
+    if result.shop.colour == "cmyk":
+        typer.echo("  " + _("highest total ink: {ink} % (limit {limit} %)").format(
+            ink=f"{result.max_ink:.0f}", limit=f"{result.shop.ink_limit:g}"))
+    typer.echo("  " + _("written to {folder}").format(folder=result.files[0].parent))
+
+
+@app.command(rich_help_panel="Production")
 def deck(game: GameArg,
          deck_name: Annotated[str, typer.Argument(metavar="DECK", show_default=False,
                                                   help="A deck file, or one of the game's decks by file name "
