@@ -85,7 +85,9 @@ def test_drivethrucards_pdf_has_poker_bleed_pages_in_back_front_order(dtc, deck_
     front = _cmyk_pixels(_images(reader.pages[1])[0])
     assert np.abs(back.astype(int) - front.astype(int)).mean() > 5  # two real, different drawings
     assert back.std() > 5 and front.std() > 5
-    assert "drivethrucards" in output.lower() or "DriveThruCards" in output
+    # The summary says what was written and the ink measured against the limit.
+    assert "DriveThruCards: 1 file(s), 16 card sides" in output.replace(str(2 * len(deck_sequence)), "16")
+    assert "825 × 1125 px at 300 dpi, CMYK, total ink ≤ 240 %" in output and "(limit 240 %)" in output
 
 
 def test_drivethrucards_pdf_is_cmyk_only_with_an_output_intent_and_ink_under_240(dtc):

@@ -284,9 +284,12 @@ def write_cmyk_pdf(path: Path, images: dict[str, Image.Image], order: list[str],
 
 
 def describe(preset: Shop) -> str:
+    """What each card side is, for the summary line: its pixels, resolution and colour."""
     w, h = preset.page_px
-    return f"{preset.name}: {w} × {h} px at {preset.dpi} dpi" + (
-        f", CMYK ≤ {preset.ink_limit:g} %" if preset.colour == "cmyk" else ", sRGB")
+    if preset.colour == "cmyk":
+        return _("{width} × {height} px at {dpi} dpi, CMYK, total ink ≤ {limit} %").format(
+            width=w, height=h, dpi=preset.dpi, limit=f"{preset.ink_limit:g}")
+    return _("{width} × {height} px at {dpi} dpi, sRGB").format(width=w, height=h, dpi=preset.dpi)
 
 
 __all__ = ["Shop", "ShopError", "ShopResult", "export_shop", "shop", "shops", "write_cmyk_pdf", "write_png",
