@@ -197,3 +197,19 @@ def test_every_preset_names_its_source_and_the_found_ones_their_numbers():
     dtc, tgc = every["drivethrucards"], every["thegamecrafter"]
     assert dtc.page_px == (825, 1125) and dtc.ink_limit == 240 and dtc.pages == "back-front"
     assert tgc.page_px == (825, 1125) and tgc.output == "png"
+
+
+def test_the_shipped_cmyk_profile_is_what_its_generator_builds_and_round_trips_colours():
+    """The profile in the repository is reproducible from pipeline/render/cmyk.py, and sRGB →
+    CMYK → sRGB through it comes back close (a grid of random colours, 8-bit)."""
+    from pipeline.render.cmyk import CMYK_PROFILE, SRGB_PROFILE, build_cmyk_profile
+
+    assert build_cmyk_profile() == CMYK_PROFILE.read_bytes()
+    pixels = np.random.default_rng(1).integers(0, 256, (16, 16, 3), dtype=np.uint8)
+    cmyk = to_cmyk(Image.fromarray(pixels, "RGB"), 400)
+    back = ImageCms.applyTransform(cmyk, ImageCms.buildTransform(
+        ImageCms.getOpenProfile(str(CMYK_PROFILE)), ImageCms.getOpenProfile(str(SRGB_PROFILE)), "CMYK", "RGB"))
+    diff = np.abs(np.asarray(back, dtype=int) - pixels.astype(int))
+    assert diff.mean() < 3 and diff.max() < 32
+    white, black = (np.asarray(to_cmyk(Image.new("RGB", (1, 1), c), 240))[0, 0] for c in ("white", "black"))
+    assert (white == 0).all() and tuple(black) == (0, 0, 0, 255)  # paper is no ink; black is K only
