@@ -32,8 +32,8 @@ from .art import ArtError
 from .atomic import atomic_write, output_path
 from .buildcache import BuildCache, card_key, open_cache
 from .draw import CardPainter, CardTextError
-from .fonts import load_font_files, register_fonts
-from .impose import PAPERS_MM, Cell, Flip, SheetLayout, choose_layout
+from .fonts import FontError, load_font_files, register_fonts
+from .impose import MARK_GAP_MM, PAPERS_MM, Cell, Flip, Kind, SheetLayout, choose_layout
 from .layout import Element, Layouts
 from .layout.elements import pack, unpack
 from .outputs.manifest import Changes, compare, face_digest, read_manifest, write_manifest
@@ -66,6 +66,10 @@ SHEETS = N_("{paper} sheets")
 PREPARING_ART = N_("preparing art")
 LAYING_OUT = N_("laying out cards")
 CROP_MARK_WIDTH_PT = 0.3  # hairline, as printers expect
+#: Gutter ticks sit on the cards' bleed: a white line under the hairline keeps them visible on dark art.
+TICK_HALO_PT = 1.0
+SCALE_BAR_MM = 50.0
+SCALE_BAR_WIDTH_PT = 0.4  # not the crop marks' hairline: a reader of the PDF tells them apart
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,10 @@ class BuildOptions:
     gutter_mm: float | None = None
     flip: Flip = "long"
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    #: "duplex" (backs on the next page) or "fold" (backs beside the fronts, fold in the middle).
+    layout: Kind = "duplex"
+    #: Crop marks (and gutter ticks) on the back pages too.
+    back_marks: bool = False
     #: Processes (1 or 2); None: 2 when two cores are free (see ``pipeline.workers``).
     jobs: int | None = None
     #: An earlier build (its folder or manifest): impose only the faces new or changed since.
@@ -187,17 +195,118 @@ def _boxes(c: Canvas, layout: SheetLayout, cells: list[Cell]) -> None:
     y0 = min(cell.y for cell in cells)
     x1 = max(cell.x + cell.w for cell in cells)
     y1 = max(cell.y + cell.h for cell in cells)
-    b = layout.bleed
+    bx, by = layout.edge_x, layout.edge_y
     c.setTrimBox((x0 * mm, y0 * mm, x1 * mm, y1 * mm))
-    c.setBleedBox(((x0 - b) * mm, (y0 - b) * mm, (x1 + b) * mm, (y1 + b) * mm))
+    c.setBleedBox(((x0 - bx) * mm, (y0 - by) * mm, (x1 + bx) * mm, (y1 + by) * mm))
 
 
-def _crop_marks(c: Canvas, layout: SheetLayout) -> None:
+def _crop_marks(c: Canvas, layout: SheetLayout, offset: tuple[float, float] = (0.0, 0.0)) -> None:
+    """Outer marks, and the gutter ticks (hairlines on a white halo: they sit on the bleed).
+    A back page's marks are its front's shifted by the back offset (the block is centred, so
+    mirroring leaves the cut lines where they were)."""
+    dx, dy = offset
     c.saveState()
+    c.setLineCap(0)
+    ticks = layout.gutter_ticks()
+    if ticks:
+        c.setStrokeColorRGB(1, 1, 1)
+        c.setLineWidth(TICK_HALO_PT)
+        for x0, y0, x1, y1 in ticks:
+            c.line((x0 + dx) * mm, (y0 + dy) * mm, (x1 + dx) * mm, (y1 + dy) * mm)
     c.setStrokeColorRGB(0, 0, 0)
     c.setLineWidth(CROP_MARK_WIDTH_PT)
-    for x0, y0, x1, y1 in layout.crop_marks():
-        c.line(x0 * mm, y0 * mm, x1 * mm, y1 * mm)
+    for x0, y0, x1, y1 in layout.crop_marks() + ticks:
+        c.line((x0 + dx) * mm, (y0 + dy) * mm, (x1 + dx) * mm, (y1 + dy) * mm)
+    c.restoreState()
+
+
+def _fold_line(c: Canvas, layout: SheetLayout) -> None:
+    line = layout.fold_line()
+    if line is None:
+        return
+    x0, y0, x1, y1 = line
+    c.saveState()
+    c.setStrokeColorRGB(0.35, 0.35, 0.35)
+    c.setLineWidth(0.6)
+    c.setDash(3 * mm, 2 * mm)
+    c.line(x0 * mm, y0 * mm, x1 * mm, y1 * mm)
+    c.restoreState()
+
+
+def sheet_label(game: GameDefinition, layout: SheetLayout, n: int, of: int, side: str) -> str:
+    """The margin's label: game, sheet n of m, front/back, paper, layout."""
+    sides = {"front": _("front"), "back": _("back"), "fold": _("front and back")}
+    kinds = {"duplex": _("duplex {cols}×{rows}"), "fold": _("gutterfold {cols}×{rows}")}
+    return (_("{game} · sheet {n} of {of} · {side} · {paper} · {layout} · ±{tol:g} mm")
+            .format(game=game.name, n=n, of=of, side=sides[side], paper=layout.paper.upper(),
+                    layout=kinds[layout.kind].format(cols=layout.cols, rows=layout.rows), tol=layout.drift_tolerance))
+
+
+def _strip_origin(c: Canvas, layout: SheetLayout, side: str, lo: float, depth: float,
+                  offset: tuple[float, float]) -> None:
+    """Move the canvas so local x runs along a margin strip (from ``lo``) and local y across it."""
+    ox, oy = layout.origin
+    dx, dy = offset
+    if side == "top":
+        c.translate((lo + dx) * mm, (oy + layout.block_h + layout.edge_y + MARK_GAP_MM + dy) * mm)
+    elif side == "bottom":
+        c.translate((lo + dx) * mm, (oy - layout.edge_y - MARK_GAP_MM - depth + dy) * mm)
+    else:
+        outer = (ox - layout.edge_x - MARK_GAP_MM if side == "left"
+                 else ox + layout.block_w + layout.edge_x + MARK_GAP_MM + depth)
+        c.translate((outer + dx) * mm, (lo + dy) * mm)
+        c.rotate(90)
+
+
+def _furniture(c: Canvas, layout: SheetLayout, fonts, label: str, offset: tuple[float, float] = (0.0, 0.0),
+               scale_bar: bool = True) -> None:
+    """The sheet label and a 50 mm scale bar in the margin (between crop marks, never on them),
+    where the printable margin leaves room: a user measures the bar to see the printer did not
+    scale the page. The label's text is glyph-checked like every text on paper."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    missing = fonts.missing(label)
+    if missing:
+        raise FontError(_("the sheet label needs glyphs the font lacks: {missing!r}").format(missing=missing))
+    strips = sorted(layout.margin_strips(), key=lambda s: (s[0] not in ("top", "bottom"), -(s[2] - s[1])))
+    if not strips:
+        return
+    side, lo, hi, depth = strips[0]
+    depth = min(depth, 4.0)
+    size = min(depth - 0.6, 2.2)  # mm
+    width = stringWidth(label, fonts.regular, 1) * size  # mm, at a size of ``size`` mm
+    if width > hi - lo - 2:
+        size *= (hi - lo - 2) / width
+    if size >= 0.8:
+        c.saveState()
+        _strip_origin(c, layout, side, lo, depth, offset)
+        c.setFillColorRGB(0, 0, 0)
+        c.setFont(fonts.regular, size / 25.4 * 72)
+        c.drawCentredString((hi - lo) / 2 * mm, (depth - size) / 2 * mm + 0.15 * size * mm, label)
+        c.restoreState()
+    if not scale_bar:
+        return
+    rest = [s for s in strips[1:] if s[2] - s[1] >= SCALE_BAR_MM + 2]
+    rest.sort(key=lambda s: s[0] == side)  # another side than the label's when there is one
+    if not rest:
+        return
+    side, lo, hi, depth = rest[0]
+    depth = min(depth, 4.0)
+    start = (hi - lo - SCALE_BAR_MM) / 2
+    tick = min(depth - 0.4, 2.0)
+    c.saveState()
+    _strip_origin(c, layout, side, lo, depth, offset)
+    c.setStrokeColorRGB(0, 0, 0)
+    c.setLineWidth(SCALE_BAR_WIDTH_PT)
+    base = (depth - tick) / 2
+    c.line(start * mm, base * mm, (start + SCALE_BAR_MM) * mm, base * mm)
+    for k in range(0, int(SCALE_BAR_MM) + 1, 10):
+        c.line((start + k) * mm, base * mm, (start + k) * mm, (base + (tick if k in (0, 50) else tick / 2)) * mm)
+    text = _("{mm:g} mm").format(mm=SCALE_BAR_MM)  # centred between the 20 and 30 mm ticks
+    if not fonts.missing(text) and depth > 1.5:
+        c.setFillColorRGB(0, 0, 0)
+        c.setFont(fonts.regular, min(tick, 1.6) / 25.4 * 72)
+        c.drawCentredString((start + SCALE_BAR_MM / 2) * mm, (base + 0.3) * mm, text)
     c.restoreState()
 
 
@@ -332,27 +441,40 @@ def _canvas(path: Path, game: GameDefinition, layout: SheetLayout, font: str) ->
 
 def impose_pages(c: Canvas, prep: "Prepared", layout: SheetLayout, forms: tuple[dict, dict], options: BuildOptions,
                  progress: Progress | None = None) -> int:
-    """Place the forms on sheets: fronts, then their mirrored backs; return the page count."""
+    """Place the forms on sheets: fronts, then their mirrored backs (a fold layout: both on one
+    page); return the page count."""
     form_of, back_form = forms
     fronts = layout.front_cells()
     back_cells = layout.back_cells(options.flip, options.back_offset_mm)
     per = layout.per_sheet
+    fonts = prep.painter.fonts
     sheets = [prep.sequence[i:i + per] for i in range(0, len(prep.sequence), per)]
+    fold = layout.kind == "fold"
     for s, sheet in enumerate(sheets):
-        _boxes(c, layout, fronts[: len(sheet)])
+        _boxes(c, layout, fronts[: len(sheet)] + (back_cells[: len(sheet)] if fold else []))
         for card, cell in zip(sheet, fronts):
             _place(c, cell, form_of[card.id])
+        if fold:
+            for card, cell in zip(sheet, back_cells):
+                _place(c, cell, back_form[prep.back_of(card)])
+            _fold_line(c, layout)
         _crop_marks(c, layout)
+        _furniture(c, layout, fonts, sheet_label(prep.game, layout, s + 1, len(sheets), "fold" if fold else "front"))
         c.showPage()
         compress_page(c)
-        _boxes(c, layout, back_cells[: len(sheet)])
-        for card, cell in zip(sheet, back_cells):
-            _place(c, cell, back_form[prep.back_of(card)])
-        c.showPage()
-        compress_page(c)
+        if not fold:
+            _boxes(c, layout, back_cells[: len(sheet)])
+            for card, cell in zip(sheet, back_cells):
+                _place(c, cell, back_form[prep.back_of(card)])
+            if options.back_marks:
+                _crop_marks(c, layout, options.back_offset_mm)
+            _furniture(c, layout, fonts, sheet_label(prep.game, layout, s + 1, len(sheets), "back"),
+                       options.back_offset_mm, scale_bar=options.back_marks)
+            c.showPage()
+            compress_page(c)
         if progress:
             progress(Label(SHEETS, paper=layout.paper.upper()), s + 1, len(sheets))
-    return 2 * len(sheets)
+    return (1 if fold else 2) * len(sheets)
 
 
 class FaceStore:
@@ -627,6 +749,26 @@ def render_check(report: GameReport) -> list[CardpressError]:
     """Lay out and draw every card and back of a checked game off-page; return every problem
     found (empty = all print)."""
     prep = prepare(report.game, report=report, cache=True)
+    # Boxes first (issue 10 §2): every face and back laid out, each element on the card and
+    # its bleed, text inside the safe zone and apart (pipeline.layout.bounds).
+    from .layout.bounds import check_bounds
+
+    game, b = prep.game, prep.bleed_mm
+    boxes: list[CardpressError] = []
+    for card in prep.distinct:
+        if card.id in prep.face_errors:
+            continue
+        try:
+            elements = prep.faces.get(card.id) or prep.layouts.face(card, b)
+        except CardpressError:
+            continue  # reported by the painting below
+        size = game.card_size_of(card.type)
+        boxes += check_bounds(elements, size.width_mm, size.height_mm, b, _("card {card!r}").format(card=card.id),
+                              game.safe_zone_mm)
+    for back, elements in prep.backs.items():
+        size = game.back_size(back)
+        boxes += check_bounds(elements, size.width_mm, size.height_mm, b,
+                              _("back {back!r}").format(back=back), game.safe_zone_mm)
     canvas = Canvas(io.BytesIO(), initialFontName=prep.painter.fonts.regular)
     # A face whose form a build kept printed then, and prints the same now: not painted again.
     prep.digests = digests(prep)
@@ -634,10 +776,10 @@ def render_check(report: GameReport) -> list[CardpressError]:
     try:
         paint_forms([canvas], prep)
     except CardErrors as exc:
-        return list(exc.errors)
+        return list(exc.errors) + boxes
     finally:
         prep.cache.save()  # the layouts learnt (forms are kept only by builds)
-    return []
+    return boxes
 
 
 def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = BuildOptions(),
@@ -654,7 +796,7 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
     # Check the paper first: a layout that cannot fit is known before any work is done.
     layouts_by_paper = {
         paper: choose_layout(paper, size.width_mm, size.height_mm, options.bleed_mm, options.margin_mm,
-                             options.gutter_mm)
+                             options.gutter_mm, options.layout)
         for paper in options.papers
     }
     earlier = read_manifest(options.changed_since) if options.changed_since is not None else None

@@ -214,9 +214,16 @@ def build(
     margin: Annotated[float, typer.Option(help="Printer's unprintable margin, mm (crop marks stay inside it).",
                                           callback=_millimetres)] = 5.0,
     bleed: Annotated[float, typer.Option(help="Bleed around each card, mm.", callback=_millimetres)] = 3.0,
-    gutter: Annotated[Optional[float], typer.Option(help="Space between cards, mm. Default: the best of 2×bleed "
-                                                    "and 0 (shared cut lines).", show_default=False,
+    gutter: Annotated[Optional[float], typer.Option(help="Space between cards, mm. Default: the gutter (0 to "
+                                                    "2×bleed) that tolerates the most duplex drift while "
+                                                    "keeping the most cards per sheet. 0: shared cut lines, "
+                                                    "no drift tolerated.", show_default=False,
                                                     callback=_millimetres)] = None,
+    layout: Annotated[str, typer.Option(help="duplex: backs on the next page, for a duplex printer. fold "
+                                        "(gutterfold): each sheet holds fronts and their mirrored backs side "
+                                        "by side; fold on the dashed line, no duplex printer needed.")] = "duplex",
+    back_marks: Annotated[bool, typer.Option("--back-marks", help="Crop marks and gutter ticks on the back "
+                                             "pages too (to cut from the back).")] = False,
     short_edge: Annotated[bool, typer.Option("--short-edge", help="Backs for short-edge duplex flipping "
                                              "(default: long edge).")] = False,
     back_offset: Annotated[str, typer.Option(help="Shift backs by X,Y mm (x right, y up, as printed) to correct "
@@ -245,6 +252,12 @@ def build(
 
     Example: cardpress build ./my-game --back-offset 0.5,-0.3 --short-edge
 
+    Example: cardpress build duel --gutter 0   (shared cut lines: more room, no drift tolerated)
+
+    Example: cardpress build backrooms --layout fold   (no duplex printer: fold each sheet)
+
+    Example: cardpress build ridm --back-marks   (marks on the backs too)
+
     Example: cardpress build ridm --jobs 1   (one process, e.g. beside other work)
 
     Example: cardpress build duel --changed-since dist/duel   (reprint only what changed)
@@ -252,6 +265,12 @@ def build(
     Example: cardpress build ./my-game --offline   (card sheets by URL from the cache)
 
     Example: cardpress build duel --no-cache   (paint every card afresh)
+
+    Each layout says how much duplex drift it tolerates (how far the backs may shift before a
+    neighbour's back or white paper shows on a card), and what fewer cards per sheet would buy.
+    Crop marks sit on every cut line outside the cards where the margin leaves room, and as
+    ticks in every gutter, so each strip keeps its marks after the first cut; the margin holds a
+    50 mm scale bar (measure it: the printer must not scale) and the sheet's label.
 
     Every build writes DIR/manifest.json, the digest of each printed face, for --changed-since.
     A rebuild lays out and paints only the cards whose inputs changed; the others are reused
@@ -261,10 +280,16 @@ def build(
 
     from .build import BuildOptions, build_sheets
 
+    from .impose import KINDS
+
     papers = (_paper(paper),) if paper else tuple(PAPERS_MM)
+    if layout not in KINDS:
+        raise typer.BadParameter(_("{value!r}: use one of {choices}").format(value=layout, choices=", ".join(KINDS)),
+                                 param_hint="--layout")
     options = BuildOptions(papers=papers, out_dir=out, deck=deck, bleed_mm=bleed, margin_mm=margin, gutter_mm=gutter,
                            flip="short" if short_edge else "long", back_offset_mm=_parse_offset(back_offset),
-                           jobs=jobs, changed_since=changed_since, cache=not no_cache)
+                           jobs=jobs, changed_since=changed_since, cache=not no_cache, layout=layout,
+                           back_marks=back_marks)
     with reporting(_notice, offline), reported(), progress_bar() as progress:
         result = build_sheets(game, options, progress)
     if result.changes is not None:
@@ -278,6 +303,8 @@ def build(
     typer.echo("  " + _("{painted}, {reused} reused from the last build").format(painted=painted, reused=result.reused))
     for f in result.files:
         typer.echo(_("  {path}  {pages} pages — {layout}").format(path=f.path, pages=f.pages, layout=f.layout.describe()))
+        if f.layout.trade_off():
+            typer.echo("    " + f.layout.trade_off())
 
 
 def _notice(text: str) -> None:

@@ -1,11 +1,29 @@
-"""Impose: place cards on sheets, with bleed, crop marks and duplex backs.
+"""Impose: place cards on sheets, with bleed, crop marks and duplex (or fold-over) backs.
 
 The grid is computed, never assumed: from the paper, the printer's unprintable margin, the card
-size, the bleed, the gutter and the room crop marks need. Two gutters are tried when none is
-given: ``2 × bleed`` (each card keeps its full bleed on every side) and ``0`` (cards butt on
-shared cut lines; the bleed surrounds the block). Both card orientations are tried (on Letter
-8 cards lying down beat 6 standing). The most cards per sheet wins; ties prefer upright cards
-and then wider gutters.
+size, the bleed and the gutter. A home duplex printer shifts the back page against the front by
+a millimetre or two, so every layout carries its **drift tolerance**: how far the backs may
+shift before something wrong shows on a card's trim. Cards whose gutter ``g`` holds
+``i = min(bleed, g/2)`` of each card's bleed (the sheet's outer edges keep ``e ≤ bleed``):
+
+* shifting by ``d`` moves a neighbour's back onto a card once ``d > g − i``;
+* it uncovers a card's trim (white paper, or a neighbour's bleed) once ``d > i`` (inside) or
+  ``d > e`` (at the sheet's edge).
+
+So the tolerance is ``min(i, e)`` (``g − i ≥ i``); with shared cut lines (``g = 0``) it is 0.
+When no gutter is given, gutters from 0 to 2 × bleed are tried in 0.1 mm steps and the outer
+bleed may shrink below the bleed asked for (never below ``MIN_EDGE_MM``) if that buys more
+tolerance: most cards per sheet first, then the largest tolerance, then upright cards, then
+the widest gutter. A4 and Letter both hold 9 poker cards (Letter at a smaller tolerance; the
+best layout with fewer cards is kept as ``alternative``, the trade-off the build prints).
+
+Crop marks: every cut line extended outside the bleed on each side where the printable margin
+leaves at least ``MIN_MARK_MM`` (the same length on every side, at most ``MARK_MM``), plus ticks
+in every gutter on each cut line that crosses it, so a strip keeps its marks after the first cut.
+
+``kind="fold"`` (gutterfold): the fronts fill the left half of a page and their backs the
+right half, mirrored about the fold line in the page's middle, so folding the sheet (a paper
+turned over its long edge, the same mirror as long-edge duplex) puts each back behind its front.
 
 Geometry is in millimetres with the origin at the page's bottom-left (PDF orientation).
 """
@@ -13,7 +31,7 @@ Geometry is in millimetres with the origin at the page's bottom-left (PDF orient
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from engine.errors import CardpressError
@@ -25,10 +43,19 @@ PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 MARK_GAP_MM = 0.5
 #: A crop mark shorter than this is hard to see and to align a blade on.
 MIN_MARK_MM = 2.0
-MAX_MARK_MM = 6.0
+#: Outer crop marks are this long where the margin leaves room (shorter, all alike, where not).
+MARK_MM = 5.0
+MAX_MARK_MM = MARK_MM
+#: Gutter ticks stop this short of the cards' corners.
+TICK_CLEAR_MM = 0.2
+#: The outer bleed may shrink to buy drift tolerance, never below this (or the bleed asked for).
+MIN_EDGE_MM = 0.5
+GUTTER_STEP_MM = 0.1
 _EPS = 1e-6
 
 Flip = Literal["long", "short"]
+Kind = Literal["duplex", "fold"]
+KINDS = ("duplex", "fold")
 
 
 class LayoutError(CardpressError):
@@ -55,15 +82,32 @@ class SheetLayout:
     margin: float
     bleed: float
     gutter: float
-    cols: int
+    cols: int  # cards across (on a fold page: fronts across; the backs add as many columns)
     rows: int
     rotated: bool
     card_w: float  # the card's own width/height (upright)
     card_h: float
+    #: The bleed kept at the sheet's outer edges, left/right and top/bottom (≤ ``bleed``).
+    edge_x: float = -1.0
+    edge_y: float = -1.0
+    kind: Kind = "duplex"
+    #: The best layout with fewer cards and more tolerance: (cards per sheet, tolerance, its --gutter).
+    alternative: tuple[int, float, float] | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.edge_x < 0:
+            object.__setattr__(self, "edge_x", self.bleed)
+        if self.edge_y < 0:
+            object.__setattr__(self, "edge_y", self.bleed)
 
     @property
     def per_sheet(self) -> int:
         return self.cols * self.rows
+
+    @property
+    def grid_cols(self) -> int:
+        """Columns of cells on a page: the fronts, and on a fold page their backs too."""
+        return 2 * self.cols if self.kind == "fold" else self.cols
 
     @property
     def cell_w(self) -> float:
@@ -76,7 +120,7 @@ class SheetLayout:
     @property
     def block_w(self) -> float:
         """Width of all trims and gutters (bleed excluded)."""
-        return self.cols * self.cell_w + (self.cols - 1) * self.gutter
+        return self.grid_cols * self.cell_w + (self.grid_cols - 1) * self.gutter
 
     @property
     def block_h(self) -> float:
@@ -87,42 +131,84 @@ class SheetLayout:
         """Bottom-left of the trim block, centred on the page."""
         return (self.paper_w - self.block_w) / 2, (self.paper_h - self.block_h) / 2
 
+    @property
+    def inner_bleed(self) -> float:
+        """How much of each card's bleed shows in a gutter."""
+        return min(self.bleed, self.gutter / 2)
+
+    @property
+    def drift_tolerance_xy(self) -> tuple[float, float]:
+        """Drift (mm) across and up/down the backs stand before anything wrong shows on a trim."""
+        tx = min(self.edge_x, self.inner_bleed if self.grid_cols > 1 else math.inf)
+        ty = min(self.edge_y, self.inner_bleed if self.rows > 1 else math.inf)
+        return tx, ty
+
+    @property
+    def drift_tolerance(self) -> float:
+        """See the module doc: ``min(inner bleed, outer bleed)``; 0 with shared cut lines."""
+        return round(min(self.drift_tolerance_xy), 3)
+
     def describe(self) -> str:
-        orient = _("cards lying down") if self.rotated else _("cards upright")
+        orient = _("cards upright") if not self.rotated else _("cards lying down")
         bleed = _("own bleed on every side") if self.gutter + _EPS >= 2 * self.bleed else _("shared cut lines")
+        if self.gutter > _EPS and self.gutter + _EPS < 2 * self.bleed:
+            bleed = _("{inner:g} mm of bleed each into it").format(inner=round(self.inner_bleed, 2))
+        if self.kind == "fold":
+            what = _("gutterfold: fronts left, backs right, fold on the dashed line; tolerates ±{tol:g} mm "
+                     "of fold error").format(tol=self.drift_tolerance)
+        else:
+            what = _("tolerates ±{tol:g} mm duplex drift").format(tol=self.drift_tolerance)
+        edge = min(self.edge_x, self.edge_y)
         return (_("{cols}×{rows} = {per_sheet} per {paper} sheet, {orient}, gutter {gutter:g} mm ({bleed}), "
-                  "bleed {bleed_mm:g} mm, margin {margin:g} mm")
+                  "bleed {bleed_mm:g} mm (outer edge {edge:g} mm), margin {margin:g} mm, {what}")
                 .format(cols=self.cols, rows=self.rows, per_sheet=self.per_sheet, paper=self.paper.upper(),
-                        orient=orient, gutter=self.gutter, bleed=bleed, bleed_mm=self.bleed, margin=self.margin))
+                        orient=orient, gutter=round(self.gutter, 2), bleed=bleed, bleed_mm=self.bleed,
+                        edge=round(edge, 2), margin=self.margin, what=what))
+
+    def trade_off(self) -> str | None:
+        """What more tolerance would cost in cards per sheet, when a layout with fewer has more."""
+        if self.alternative is None:
+            return None
+        n, tol, gutter = self.alternative
+        return (_("{paper}: {n} per sheet would tolerate ±{tol:g} mm (this layout: {per_sheet} per sheet, "
+                  "±{mine:g} mm): --gutter {gutter:g} prints that")
+                .format(paper=self.paper.upper(), n=n, tol=tol, per_sheet=self.per_sheet, mine=self.drift_tolerance,
+                        gutter=gutter))
 
     # ------------------------------------------------------------------ positions
     def _clip(self, x: float, y: float, col: int, row: int) -> tuple[float, float, float, float]:
-        inner = min(self.bleed, self.gutter / 2)
-        left = self.bleed if col == 0 else inner
-        right = self.bleed if col == self.cols - 1 else inner
-        top = self.bleed if row == 0 else inner
-        bottom = self.bleed if row == self.rows - 1 else inner
+        inner = self.inner_bleed
+        left = self.edge_x if col == 0 else inner
+        right = self.edge_x if col == self.grid_cols - 1 else inner
+        top = self.edge_y if row == 0 else inner
+        bottom = self.edge_y if row == self.rows - 1 else inner
         return x - left, y - bottom, x + self.cell_w + right, y + self.cell_h + top
 
-    def front_cells(self) -> list[Cell]:
-        """Cells in reading order (rows top to bottom, columns left to right)."""
+    def _grid(self, cols: range) -> list[Cell]:
         ox, oy = self.origin
         rot = 90 if self.rotated else 0
         cells = []
         for row in range(self.rows):
-            for col in range(self.cols):
+            for col in cols:
                 x = ox + col * (self.cell_w + self.gutter)
                 y = oy + self.block_h - self.cell_h - row * (self.cell_h + self.gutter)
                 cells.append(Cell(x, y, self.cell_w, self.cell_h, rot, self._clip(x, y, col, row)))
         return cells
+
+    def front_cells(self) -> list[Cell]:
+        """Cells in reading order (rows top to bottom, columns left to right)."""
+        return self._grid(range(self.cols))
 
     def back_cells(self, flip: Flip = "long", offset: tuple[float, float] = (0.0, 0.0)) -> list[Cell]:
         """Where the back of each front cell prints, in the same order as ``front_cells``.
 
         Portrait paper turned over its long edge mirrors x (the back is drawn at -rotation);
         over its short edge it mirrors y (the back turns 180°). ``offset`` (mm, x right / y up
-        as seen on the back page) corrects a printer's duplex drift.
+        as seen on the back page) corrects a printer's duplex drift. On a fold page the backs
+        mirror x about the fold line, on the same page (``flip`` and ``offset`` do not apply).
         """
+        if self.kind == "fold":
+            flip, offset = "long", (0.0, 0.0)
         dx, dy = offset
         out = []
         for cell in self.front_cells():
@@ -138,11 +224,19 @@ class SheetLayout:
                             (clip[0] + dx, clip[1] + dy, clip[2] + dx, clip[3] + dy)))
         return out
 
+    def fold_line(self) -> tuple[float, float, float, float] | None:
+        """The fold line (x0, y0, x1, y1) of a fold page: the page's middle, across the cards' rows."""
+        if self.kind != "fold":
+            return None
+        _ox, oy = self.origin
+        x = self.paper_w / 2
+        return x, oy - self.edge_y, x, oy + self.block_h + self.edge_y
+
     def cut_lines(self) -> tuple[list[float], list[float]]:
         """x positions of vertical cut lines and y positions of horizontal ones (mm)."""
         ox, oy = self.origin
         xs, ys = [], []
-        for col in range(self.cols):
+        for col in range(self.grid_cols):
             x = ox + col * (self.cell_w + self.gutter)
             xs += [x, x + self.cell_w]
         for row in range(self.rows):
@@ -150,39 +244,123 @@ class SheetLayout:
             ys += [y, y + self.cell_h]
         return sorted(set(round(v, 6) for v in xs)), sorted(set(round(v, 6) for v in ys))
 
+    def mark_room(self) -> dict[str, float]:
+        """Depth (mm) between the bleed (plus ``MARK_GAP_MM``) and the printable margin on each
+        side: "top", "bottom", "left", "right"."""
+        ox, oy = self.origin
+        x_room = ox - self.edge_x - MARK_GAP_MM - self.margin
+        y_room = oy - self.edge_y - MARK_GAP_MM - self.margin
+        return {"top": y_room, "bottom": y_room, "left": x_room, "right": x_room}
+
+    @property
+    def mark_length(self) -> float:
+        """The outer crop marks' length, the same on every side that has them (0: none fit)."""
+        rooms = [r for r in self.mark_room().values() if r + _EPS >= MIN_MARK_MM]
+        return round(min([MARK_MM, *rooms]), 3) if rooms else 0.0
+
+    def mark_sides(self) -> list[str]:
+        length = self.mark_length
+        return [side for side, r in self.mark_room().items() if length and r + _EPS >= length]
+
     def crop_marks(self) -> list[tuple[float, float, float, float]]:
-        """Crop mark segments (x0, y0, x1, y1) in mm: each cut line extended outside the bleed,
-        ending at the printable margin (never on a card, never off the printable area)."""
+        """Outer crop mark segments (x0, y0, x1, y1) in mm: each cut line extended outside the
+        bleed, ``mark_length`` long, on the sides the printable margin leaves room on."""
         ox, oy = self.origin
         xs, ys = self.cut_lines()
-        left, right = ox - self.bleed - MARK_GAP_MM, ox + self.block_w + self.bleed + MARK_GAP_MM
-        bottom, top = oy - self.bleed - MARK_GAP_MM, oy + self.block_h + self.bleed + MARK_GAP_MM
-        lo_x, hi_x = self.margin, self.paper_w - self.margin
-        lo_y, hi_y = self.margin, self.paper_h - self.margin
+        left, right = ox - self.edge_x - MARK_GAP_MM, ox + self.block_w + self.edge_x + MARK_GAP_MM
+        bottom, top = oy - self.edge_y - MARK_GAP_MM, oy + self.block_h + self.edge_y + MARK_GAP_MM
+        length, sides = self.mark_length, self.mark_sides()
         segs = []
         for x in xs:
-            segs.append((x, top, x, min(top + MAX_MARK_MM, hi_y)))
-            segs.append((x, bottom, x, max(bottom - MAX_MARK_MM, lo_y)))
+            if "top" in sides:
+                segs.append((x, top, x, top + length))
+            if "bottom" in sides:
+                segs.append((x, bottom, x, bottom - length))
         for y in ys:
-            segs.append((left, y, max(left - MAX_MARK_MM, lo_x), y))
-            segs.append((right, y, min(right + MAX_MARK_MM, hi_x), y))
+            if "left" in sides:
+                segs.append((left, y, left - length, y))
+            if "right" in sides:
+                segs.append((right, y, right + length, y))
         return segs
 
+    def gutter_ticks(self) -> list[tuple[float, float, float, float]]:
+        """Ticks inside the gutters: every vertical cut line across each gap between rows, every
+        horizontal one across each gap between columns (stopping ``TICK_CLEAR_MM`` short of the
+        cards), so the strips a first cut leaves still carry the marks of the other direction."""
+        if self.gutter < 2 * TICK_CLEAR_MM + 0.2:
+            return []
+        ox, oy = self.origin
+        xs, ys = self.cut_lines()
+        segs = []
+        for row in range(self.rows - 1):  # gaps between rows: [top of a row, bottom of the row above]
+            y0 = oy + row * (self.cell_h + self.gutter) + self.cell_h
+            for x in xs:
+                segs.append((x, y0 + TICK_CLEAR_MM, x, y0 + self.gutter - TICK_CLEAR_MM))
+        for col in range(self.grid_cols - 1):
+            x0 = ox + col * (self.cell_w + self.gutter) + self.cell_w
+            for y in ys:
+                segs.append((x0 + TICK_CLEAR_MM, y, x0 + self.gutter - TICK_CLEAR_MM, y))
+        return segs
 
-def _fits(n: int, cell: float, gutter: float, bleed: float, room: float) -> bool:
-    need = n * cell + (n - 1) * gutter + 2 * (bleed + MARK_GAP_MM + MIN_MARK_MM)
-    return need <= room + _EPS
+    def margin_strips(self) -> list[tuple[str, float, float, float]]:
+        """Where a label or scale bar may go: (side, lo, hi, depth) — a stretch along a side's
+        margin between two neighbouring cut lines (so it crosses no crop mark), its extent along
+        the side in mm, and how deep the room is. Top and bottom first, wider stretches first."""
+        xs, ys = self.cut_lines()
+        room = self.mark_room()
+        out = []
+        for side in ("top", "bottom", "left", "right"):
+            lines = xs if side in ("top", "bottom") else ys
+            for lo, hi in zip(lines, lines[1:]):
+                if hi - lo > 20:
+                    out.append((side, lo, hi, room[side]))
+        return [s for s in out if s[3] > 1.5]
 
 
-def _count(cell: float, gutter: float, bleed: float, room: float) -> int:
+def _axis(n: int, cell: float, gutter: float, bleed: float, room: float) -> float | None:
+    """The outer bleed ``n`` cells keep on an axis of ``room`` mm, None if they do not fit."""
+    edge = round(min(bleed, (room - n * cell - (n - 1) * gutter) / 2), 6)
+    return edge if edge + _EPS >= min(bleed, MIN_EDGE_MM) else None
+
+
+def _count(cell: float, gutter: float, bleed: float, room: float, step: int = 1) -> int:
     n = 0
-    while _fits(n + 1, cell, gutter, bleed, room):
-        n += 1
+    while _axis(n + step, cell, gutter, bleed, room) is not None:
+        n += step
     return n
 
 
+def _gutters(bleed: float, gutter: float | None) -> list[float]:
+    if gutter is not None:
+        return [gutter]
+    steps = int(round(2 * bleed / GUTTER_STEP_MM))
+    return [round(k * GUTTER_STEP_MM, 3) for k in range(steps + 1)]
+
+
+def candidate_layouts(paper: str, card_w: float, card_h: float, bleed: float = 3.0, margin: float = 5.0,
+                      gutter: float | None = None, kind: Kind = "duplex") -> list[SheetLayout]:
+    """Every layout tried (both orientations, each gutter), best first (see the module doc)."""
+    pw, ph = PAPERS_MM[paper]
+    room_w, room_h = pw - 2 * margin, ph - 2 * margin
+    found = []
+    for rotated in (False, True):
+        cw, ch = (card_h, card_w) if rotated else (card_w, card_h)
+        for g in _gutters(bleed, gutter):
+            grid_cols = _count(cw, g, bleed, room_w, 2 if kind == "fold" else 1)
+            rows = _count(ch, g, bleed, room_h)
+            if not (grid_cols and rows):
+                continue
+            # Fewer cells than fit may leave more outer bleed: try the most that fit only.
+            ex, ey = _axis(grid_cols, cw, g, bleed, room_w), _axis(rows, ch, g, bleed, room_h)
+            cols = grid_cols // 2 if kind == "fold" else grid_cols
+            found.append(SheetLayout(paper, pw, ph, margin, bleed, g, cols, rows, rotated, card_w, card_h,
+                                     ex, ey, kind))
+    found.sort(key=lambda lay: (lay.per_sheet, lay.drift_tolerance, not lay.rotated, lay.gutter), reverse=True)
+    return found
+
+
 def choose_layout(paper: str, card_w: float, card_h: float, bleed: float = 3.0, margin: float = 5.0,
-                  gutter: float | None = None) -> SheetLayout:
+                  gutter: float | None = None, kind: Kind = "duplex") -> SheetLayout:
     """The best grid for ``paper`` (see module doc). Raises ``LayoutError`` if nothing fits.
 
     >>> choose_layout("a4", 63, 88).per_sheet
@@ -190,6 +368,8 @@ def choose_layout(paper: str, card_w: float, card_h: float, bleed: float = 3.0, 
     """
     if paper not in PAPERS_MM:
         raise LayoutError(_("unknown paper {paper!r}; use one of: {papers}").format(paper=paper, papers=", ".join(PAPERS_MM)))
+    if kind not in KINDS:
+        raise LayoutError(_("unknown layout {layout!r}; use one of: {layouts}").format(layout=kind, layouts=", ".join(KINDS)))
     lengths = [bleed, margin] + ([gutter] if gutter is not None else [])
     if not all(math.isfinite(v) and v >= 0 for v in lengths):
         raise LayoutError(_("bleed, margin and gutter must be finite and not negative"))
@@ -197,22 +377,26 @@ def choose_layout(paper: str, card_w: float, card_h: float, bleed: float = 3.0, 
     if not all(math.isfinite(v) and v >= MIN_CARD_MM for v in (card_w, card_h)):
         raise LayoutError(_("a card side must be at least {min:g} mm, got {w!r} × {h!r}")
                           .format(min=MIN_CARD_MM, w=card_w, h=card_h))
-    pw, ph = PAPERS_MM[paper]
-    room_w, room_h = pw - 2 * margin, ph - 2 * margin
-    gutters = [gutter] if gutter is not None else [2 * bleed, 0.0]
-    best: tuple | None = None
-    for rotated in (False, True):
-        cw, ch = (card_h, card_w) if rotated else (card_w, card_h)
-        for g in gutters:
-            cols, rows = _count(cw, g, bleed, room_w), _count(ch, g, bleed, room_h)
-            if cols and rows:
-                score = (cols * rows, not rotated, g)
-                if best is None or score > best[0]:
-                    best = (score, SheetLayout(paper, pw, ph, margin, bleed, g, cols, rows, rotated, card_w, card_h))
-    if best is None:
+    found = candidate_layouts(paper, card_w, card_h, bleed, margin, gutter, kind)
+    if not found:
         raise LayoutError(
             _("a {w:g} × {h:g} mm card with {bleed:g} mm bleed and room for crop marks does not fit "
               "{paper} paper inside a {margin:g} mm margin")
             .format(w=card_w, h=card_h, bleed=bleed, paper=paper.upper(), margin=margin)
         )
-    return best[1]
+    best = found[0]
+    if gutter is None:
+        # The trade-off: the most cards a layout with more tolerance keeps, if --gutter reaches it.
+        for alt in sorted((lay for lay in found if lay.drift_tolerance > best.drift_tolerance + _EPS),
+                          key=lambda lay: (lay.per_sheet, lay.drift_tolerance), reverse=True):
+            again = candidate_layouts(paper, card_w, card_h, bleed, margin, alt.gutter, kind)[0]
+            if again.drift_tolerance > best.drift_tolerance + _EPS:
+                best = _with_alternative(best, (again.per_sheet, again.drift_tolerance, again.gutter))
+                break
+    return best
+
+
+def _with_alternative(layout: SheetLayout, alternative: tuple[int, float, bool]) -> SheetLayout:
+    from dataclasses import replace
+
+    return replace(layout, alternative=alternative)

@@ -36,12 +36,15 @@ def test_page_count_and_size(duel_sheets, paper):
 
 
 def test_grid_choices():
-    assert choose_layout("a4", 63, 88).per_sheet == 9
-    letter = choose_layout("letter", 63, 88)
-    assert letter.per_sheet == 8 and letter.rotated
+    # Issue 10: 9 poker cards upright on A4 and on Letter, with gutters that tolerate drift.
+    a4, letter = choose_layout("a4", 63, 88), choose_layout("letter", 63, 88)
+    assert a4.per_sheet == 9 and not a4.rotated and a4.drift_tolerance > 1.5
+    assert letter.per_sheet == 9 and not letter.rotated and letter.drift_tolerance > 0.5
     # Everything (bleed and crop marks) stays inside the printable margin on both papers.
-    for layout in (choose_layout("a4", 63, 88), letter, choose_layout("a4", 63, 88, margin=12)):
-        for x0, y0, x1, y1 in layout.crop_marks():
+    for layout in (a4, letter, choose_layout("a4", 63, 88, margin=12), choose_layout("letter", 63, 88, gutter=0)):
+        ox, oy = layout.origin
+        assert ox - layout.edge_x >= layout.margin - 1e-6 and oy - layout.edge_y >= layout.margin - 1e-6
+        for x0, y0, x1, y1 in layout.crop_marks() + layout.gutter_ticks():
             for x, y in ((x0, y0), (x1, y1)):
                 assert layout.margin - 1e-6 <= x <= layout.paper_w - layout.margin + 1e-6
                 assert layout.margin - 1e-6 <= y <= layout.paper_h - layout.margin + 1e-6
@@ -56,8 +59,9 @@ def test_trim_and_bleed_boxes(duel_sheets, paper):
     trim = [float(v) / PT_PER_MM for v in page.trimbox]
     bleed = [float(v) / PT_PER_MM for v in page.bleedbox]
     assert trim == pytest.approx([ox, oy, ox + layout.block_w, oy + layout.block_h], abs=TOL_MM)
-    b = layout.bleed
-    assert bleed == pytest.approx([ox - b, oy - b, ox + layout.block_w + b, oy + layout.block_h + b], abs=TOL_MM)
+    # The outer bleed may be narrower than --bleed (issue 10: it buys drift tolerance).
+    bx, by = layout.edge_x, layout.edge_y
+    assert bleed == pytest.approx([ox - bx, oy - by, ox + layout.block_w + bx, oy + layout.block_h + by], abs=TOL_MM)
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -68,7 +72,8 @@ def test_crop_marks_sit_on_the_cut_lines_outside_the_cards(duel_sheets, paper):
     with pdfplumber.open(sheet.path) as pdf:
         page = pdf.pages[0]
         height = float(page.height)
-        marks = [l for l in page.lines if l["linewidth"] < 0.5]
+        # crop marks: black hairlines (the scale bar is 0.4 pt, gutter ticks' white halo 1 pt)
+        marks = [l for l in page.lines if abs(l["linewidth"] - 0.3) < 0.01 and l["stroking_color"] == (0, 0, 0)]
     vertical = [l for l in marks if abs(l["x0"] - l["x1"]) < 1e-3]
     horizontal = [l for l in marks if abs(l["top"] - l["bottom"]) < 1e-3]
     v_x = sorted({round(l["x0"] / PT_PER_MM, 3) for l in vertical})
@@ -76,13 +81,24 @@ def test_crop_marks_sit_on_the_cut_lines_outside_the_cards(duel_sheets, paper):
     assert v_x == pytest.approx(xs, abs=TOL_MM)
     assert h_y == pytest.approx(ys, abs=TOL_MM)
     ox, oy = layout.origin
-    for l in vertical:  # above or below the bleed, inside the printable margin
+    # Issue 10: a mark is above/below (left/right of) the bleed, or a tick inside a gutter.
+    row_gaps = [(oy + r * (layout.cell_h + layout.gutter) + layout.cell_h, oy + (r + 1) * (layout.cell_h + layout.gutter))
+                for r in range(layout.rows - 1)]
+    col_gaps = [(ox + c * (layout.cell_w + layout.gutter) + layout.cell_w, ox + (c + 1) * (layout.cell_w + layout.gutter))
+                for c in range(layout.grid_cols - 1)]
+
+    def in_gap(lo, hi, gaps):
+        return any(g0 - TOL_MM <= lo and hi <= g1 + TOL_MM for g0, g1 in gaps)
+
+    for l in vertical:
         lo, hi = (height - l["bottom"]) / PT_PER_MM, (height - l["top"]) / PT_PER_MM
-        assert lo >= oy + layout.block_h + layout.bleed - TOL_MM or hi <= oy - layout.bleed + TOL_MM
+        assert (lo >= oy + layout.block_h + layout.edge_y - TOL_MM or hi <= oy - layout.edge_y + TOL_MM
+                or in_gap(lo, hi, row_gaps))
         assert layout.margin - TOL_MM <= lo and hi <= layout.paper_h - layout.margin + TOL_MM
     for l in horizontal:
         lo, hi = l["x0"] / PT_PER_MM, l["x1"] / PT_PER_MM
-        assert lo >= ox + layout.block_w + layout.bleed - TOL_MM or hi <= ox - layout.bleed + TOL_MM
+        assert (lo >= ox + layout.block_w + layout.edge_x - TOL_MM or hi <= ox - layout.edge_x + TOL_MM
+                or in_gap(lo, hi, col_gaps))
         assert layout.margin - TOL_MM <= lo and hi <= layout.paper_w - layout.margin + TOL_MM
 
 
@@ -204,3 +220,102 @@ def test_deck_prints_exactly_its_cards(tmp_path):
         found = sum(line.strip() == name for text in fronts for line in text.splitlines())
         assert found == count, (name, found, count)
     assert "40 cards" in result.output and "5 sheets" not in result.output
+
+
+def _segments(path, index):
+    """Crop marks of one page as mm segments ((x0, y0), (x1, y1)), y up: black 0.3 pt hairlines."""
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[index]
+        height = float(page.height)
+        lines = [l for l in page.lines if abs(l["linewidth"] - 0.3) < 0.01 and l["stroking_color"] == (0, 0, 0)]
+    return [(l["x0"] / PT_PER_MM, (height - l["bottom"]) / PT_PER_MM, l["x1"] / PT_PER_MM,
+             (height - l["top"]) / PT_PER_MM) for l in lines]
+
+
+def _outer_marks_by_side(layout, segs):
+    ox, oy = layout.origin
+    out = {"top": [], "bottom": [], "left": [], "right": []}
+    for x0, y0, x1, y1 in segs:
+        if abs(x0 - x1) < 1e-3:
+            if y0 >= oy + layout.block_h + layout.edge_y - TOL_MM:
+                out["top"].append((x0, y1 - y0))
+            elif y1 <= oy - layout.edge_y + TOL_MM:
+                out["bottom"].append((x0, y1 - y0))
+        else:
+            if x0 >= ox + layout.block_w + layout.edge_x - TOL_MM:
+                out["right"].append((y0, x1 - x0))
+            elif x1 <= ox - layout.edge_x + TOL_MM:
+                out["left"].append((y0, x1 - x0))
+    return out
+
+
+def test_outer_marks_on_every_side_with_room_all_of_one_length(tmp_path):
+    """Issue 10: every cut line marked outside the block on each side the margin leaves room on,
+    ≥ 5 mm where possible, the same length on every side, clear of the bleed."""
+    from pipeline.scaffold import scaffold
+
+    game = scaffold(tmp_path / "g", "标记")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["build", str(game), "--paper", "a4", "--gutter", "0", "--margin", "2",
+                                      "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    layout = choose_layout("a4", 63, 88, margin=2, gutter=0)
+    xs, ys = layout.cut_lines()
+    sides = _outer_marks_by_side(layout, _segments(out / "cards-a4.pdf", 0))
+    for side, marks in sides.items():
+        at = sorted(round(v, 2) for v, _length in marks)
+        assert at == pytest.approx(xs if side in ("top", "bottom") else ys, abs=TOL_MM), side
+        for _v, length in marks:
+            assert abs(length) == pytest.approx(5.0, abs=TOL_MM), side
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_gutter_ticks_keep_every_strip_marked(duel_sheets, paper):
+    """Each cut line carries a tick in every gutter it crosses; a side without room for outer
+    marks (A4's sides and Letter's top and bottom at 9-up) is carried by the gutter ticks."""
+    sheet = _sheet(duel_sheets, paper)
+    layout = sheet.layout
+    assert layout.gutter > 0 and layout.per_sheet == 9
+    segs = _segments(sheet.path, 0)
+    ox, oy = layout.origin
+    xs, ys = layout.cut_lines()
+    length = layout.gutter - 0.4
+    for row in range(layout.rows - 1):
+        y0 = oy + row * (layout.cell_h + layout.gutter) + layout.cell_h
+        for x in xs:
+            assert any(abs(s[0] - x) < TOL_MM and abs(s[2] - x) < TOL_MM and y0 - TOL_MM <= s[1]
+                       and s[3] <= y0 + layout.gutter + TOL_MM and s[3] - s[1] == pytest.approx(length, abs=TOL_MM)
+                       for s in segs), (row, x)
+    for col in range(layout.cols - 1):
+        x0 = ox + col * (layout.cell_w + layout.gutter) + layout.cell_w
+        for y in ys:
+            assert any(abs(s[1] - y) < TOL_MM and abs(s[3] - y) < TOL_MM and x0 - TOL_MM <= s[0]
+                       and s[2] <= x0 + layout.gutter + TOL_MM and s[2] - s[0] == pytest.approx(length, abs=TOL_MM)
+                       for s in segs), (col, y)
+    # the outer marks there are are all one length, on whole sides
+    sides = _outer_marks_by_side(layout, segs)
+    lengths = {round(abs(length), 2) for marks in sides.values() for _v, length in marks}
+    assert lengths == {round(layout.mark_length, 2)}
+    assert {side for side, marks in sides.items() if marks} == set(layout.mark_sides())
+    assert layout.mark_sides() == (["top", "bottom"] if paper == "a4" else ["left", "right"])
+
+
+def test_back_marks_and_the_scale_bar(tmp_path):
+    from pipeline.scaffold import scaffold
+
+    game = scaffold(tmp_path / "g", "背面")
+    for name, extra in (("plain", []), ("marked", ["--back-marks"])):
+        result = CliRunner().invoke(app, ["build", str(game), "--paper", "a4", "--out", str(tmp_path / name), *extra])
+        assert result.exit_code == 0, result.output
+        assert "tolerates ±1.8 mm duplex drift" in result.output and "8 per sheet would tolerate ±3 mm" in result.output
+    front, plain, marked = (_segments(tmp_path / n / "cards-a4.pdf", i) for n, i in
+                            (("plain", 0), ("plain", 1), ("marked", 1)))
+    assert front and not plain
+    # the block is centred: the back's marks sit where the front's do
+    assert np.allclose(np.round(sorted(marked), 1), np.round(sorted(front), 1), atol=TOL_MM)
+    # a 50 mm scale bar (0.4 pt) in the margin, labelled
+    with pdfplumber.open(tmp_path / "plain" / "cards-a4.pdf") as pdf:
+        page = pdf.pages[0]
+        bars = [l for l in page.lines if abs(l["linewidth"] - 0.4) < 0.01 and abs(l["top"] - l["bottom"]) < 1e-3]
+        assert any(abs(l["x1"] - l["x0"]) / PT_PER_MM == pytest.approx(50, abs=0.05) for l in bars)
+        assert "50 mm" in page.extract_text()
