@@ -320,15 +320,27 @@ def images(
     dpi: Annotated[int, typer.Option(min=72, max=1200, help="Resolution of the card images.")] = 300,
     bleed: Annotated[float, typer.Option(help="Bleed included in each image, mm (1/8 inch = 3.175, "
                                          "the print-shop norm).", callback=_millimetres)] = 3.175,
-    tts: Annotated[bool, typer.Option("--tts/--no-tts", help="Also write Tabletop Simulator deck sheets "
-                                      "(10 × 7, last slot = hidden-card back).")] = True,
+    tts: Annotated[bool, typer.Option("--tts/--no-tts", help="Also write Tabletop Simulator decks: one set of "
+                                      "sheets per back design (10 × 7, last slot = hidden-card back) and the "
+                                      "Saved Object .json to import them.")] = True,
 ) -> None:
-    """Write one PNG per card (and per back) for print shops, plus Tabletop Simulator sheets.
+    """Write one PNG per card (and per back) for print shops, plus Tabletop Simulator decks.
 
-    Files: `DIR/images/<card id>.png`, `DIR/images/back-<back>.png`, `DIR/tts/sheet-NN.jpg` and
-    `DIR/tts/back-<back>.jpg`.
+    Files: `DIR/images/<card id>.png` and `DIR/images/back-<back>.png`. For Tabletop Simulator, one
+    deck per back design (a TTS deck has a single back image): `DIR/tts/sheet-<back>-NN.jpg` (10 × 7
+    cells, at most 4096 px a side, the last cell the back TTS shows for a hidden card),
+    `DIR/tts/back-<back>.jpg`, and `DIR/tts/GAME.json` (`GAME-DECK.json` with --deck): a Saved
+    Object holding every deck, each card named as in the game.
+
+    Import into Tabletop Simulator: copy the .json into "Documents/My Games/Tabletop
+    Simulator/Saves/Saved Objects" and take it from Objects → Saved Objects in the game. Its
+    images are file:/// addresses of DIR/tts on this computer; to play with others, upload the
+    images (Steam Cloud or any web host) and replace each FaceURL and BackURL in the .json with
+    the uploaded address.
 
     Example: cardpress images ridm
+
+    Example: cardpress images backrooms --deck meg-vanguard --dpi 200
 
     Example: cardpress images duel --deck swords --no-tts --dpi 600
     """
@@ -338,15 +350,19 @@ def images(
 
     with reported(), progress_bar() as progress:
         prep = prepare(game, deck, bleed, progress)
-        result = write_images(prep, out or output_path(Path("dist"), prep.game.id), dpi, bleed, tts, progress)
+        name = f"{prep.game.id}-{deck.stem}" if deck is not None else prep.game.id
+        result = write_images(prep, out or output_path(Path("dist"), prep.game.id), dpi, bleed, tts, progress,
+                              tts_name=name)
     w, h = result.size_px
     folder = result.cards[0].parent
     typer.echo(_("{game}: {cards} card images and {backs} back(s), {width} × {height} px at {dpi} dpi, in {folder}")
                .format(game=prep.game.name, cards=len(result.cards), backs=len(result.backs), width=w, height=h,
                        dpi=dpi, folder=folder))
-    if tts:
-        typer.echo(_("  Tabletop Simulator: {sheets} sheet(s) in {folder}").format(
-            sheets=len(result.tts_sheets), folder=result.tts_sheets[0].parent))
+    if tts and result.tts_json is not None:
+        typer.echo(_("  Tabletop Simulator: {decks} deck(s), one per back design, on {sheets} sheet(s); "
+                     "import {json} (see --help) from {folder}").format(
+            decks=len(result.tts_decks), sheets=len(result.tts_sheets), json=result.tts_json.name,
+            folder=result.tts_json.parent))
 
 
 @app.command(rich_help_panel="Production")

@@ -3,9 +3,10 @@
 * ``images/<card id>.png``: one image per distinct card at 300 dpi *including* bleed — with the
   default 1/8" bleed a 63 × 88 mm card is 820 × 1115 px — plus
   ``images/back-<name>.png`` for each back design.
-* ``tts/sheet-NN.jpg``: Tabletop Simulator deck sheets, 10 × 7 slots of trimmed cards in print
-  order (copies repeated), the last slot holding the back TTS shows for hidden cards; and
-  ``tts/back-<name>.jpg``.
+* ``tts/sheet-<back>-NN.jpg``: Tabletop Simulator deck sheets, one set per back design (a TTS
+  deck has one back image), 10 × 7 slots of trimmed cards in print order (copies repeated), the
+  last slot holding the back TTS shows for hidden cards; ``tts/back-<back>.jpg``; and
+  ``tts/<name>.json``, the Saved Object a TTS user imports (``pipeline.outputs.tts``).
 
 Route (fastest measured): the faces are drawn by the same painter into a one-card-per-page PDF
 and rendered by pdfium straight into a PNG's raw row layout, deflated by ISA-L. Memory stays
@@ -40,15 +41,13 @@ from engine.i18n import _
 
 from .atomic import atomic_write, output_path
 from .fonts import release_font_files
+from .outputs.tts import TTS_COLS, TTS_MAX_PX, TTS_ROWS, TtsDeck, plan_decks, write_saved_object
 
 if TYPE_CHECKING:
     from .build import Prepared, Progress
 
 #: Print shops' usual bleed: 1/8 inch.
 SHOP_BLEED_MM = 25.4 / 8
-TTS_COLS, TTS_ROWS = 10, 7
-#: TTS caps a sheet at 4096 px on each side (and loads faster below it).
-TTS_MAX_PX = 4096
 PNG_LEVEL = 1  # ISA-L's fastest deflate: files ~5 % larger than zlib's level 1 (ISA-L has 0-3)
 #: Pages per task handed to a worker (small enough for even shares and a live progress bar).
 CHUNK = 12
@@ -62,6 +61,10 @@ class ImagesResult:
     backs: list[Path] = field(default_factory=list)
     tts_sheets: list[Path] = field(default_factory=list)
     tts_backs: list[Path] = field(default_factory=list)
+    #: One per back design: its cards, sheets and back (``pipeline.outputs.tts``).
+    tts_decks: list[TtsDeck] = field(default_factory=list)
+    #: The Tabletop Simulator Saved Object (``tts/<name>.json``).
+    tts_json: Path | None = None
     size_px: tuple[int, int] = (0, 0)
 
 
@@ -229,10 +232,12 @@ def _close() -> None:
 # --- parent side ---------------------------------------------------------------------------------
 
 def write_images(prep: Prepared, out_dir: Path, dpi: int = 300, bleed_mm: float = SHOP_BLEED_MM,
-                 tts: bool = True, progress: Progress | None = None, workers: int | None = None) -> ImagesResult:
-    """Write per-card PNGs (and TTS sheets) for ``prep`` into ``out_dir``. ``prep`` must have been
-    prepared with the same ``bleed_mm``. ``workers``: rendering processes (default: 2 on a
-    machine with 2+ cores when there are enough cards to pay for starting them, else 1)."""
+                 tts: bool = True, progress: Progress | None = None, workers: int | None = None,
+                 tts_name: str | None = None) -> ImagesResult:
+    """Write per-card PNGs (and TTS sheets, one set per back design, and the Saved Object
+    ``tts/<tts_name>.json``, default the game's id) for ``prep`` into ``out_dir``. ``prep`` must
+    have been prepared with the same ``bleed_mm``. ``workers``: rendering processes (default: 2 on
+    a machine with 2+ cores when there are enough cards to pay for starting them, else 1)."""
     assert prep.bleed_mm == bleed_mm, "prepare() and write_images() need the same bleed"
     result = ImagesResult()
     names = [*(card.id for card in prep.distinct), *(f"back-{b}" for b in prep.backs)]
@@ -256,7 +261,8 @@ def write_images(prep: Prepared, out_dir: Path, dpi: int = 300, bleed_mm: float 
             if progress:
                 progress(_("card images"), done, len(names))
 
-        sheets = _sheet_tasks(prep, cells, out_dir / "tts") if tts else []
+        result.tts_decks = plan_decks(prep.sequence, prep.back_of, out_dir / "tts") if tts else []
+        sheets = _sheet_tasks(result.tts_decks, cells)
 
         def made(count: int) -> None:
             if progress:
@@ -283,22 +289,25 @@ def write_images(prep: Prepared, out_dir: Path, dpi: int = 300, bleed_mm: float 
                     made(n + 1)
         for png, name in zip(pngs, names):
             (result.backs if name.startswith("back-") else result.cards).append(png)
-        for back in prep.backs if tts else ():
-            result.tts_backs.append(_save(_load_cell(str(cells[f"back-{back}"])),
-                                          output_path(out_dir / "tts", f"back-{back}.jpg"), quality=90))
+        for deck in result.tts_decks:
+            result.tts_backs.append(_save(_load_cell(str(cells[f"back-{deck.back}"])), deck.back_image, quality=90))
+        if tts:
+            result.tts_json = write_saved_object(output_path(out_dir / "tts", f"{tts_name or prep.game.id}.json"),
+                                                 result.tts_decks, lambda deck: _deck_nickname(prep, deck))
     return result
 
 
-def _sheet_tasks(prep: Prepared, cells: dict[str, Path], folder: Path) -> list[tuple[str, list[str], str]]:
+def _deck_nickname(prep: Prepared, deck: TtsDeck) -> str:
+    """A TTS deck's name: the game and the card types that share its back (层级, 前哨…)."""
+    types = dict.fromkeys(prep.game.card_types[card.type].name for card in deck.cards)
+    return _("{game}: {types}").format(game=prep.game.name, types="/".join(types))
+
+
+def _sheet_tasks(decks: list[TtsDeck], cells: dict[str, Path]) -> list[tuple[str, list[str], str]]:
     """One task per TTS sheet: (its file, the cell image of each slot in print order, the
-    hidden-card cell for the last slot)."""
-    per_sheet = TTS_COLS * TTS_ROWS - 1  # the last slot is the hidden-card image
-    tasks = []
-    for s, i in enumerate(range(0, len(prep.sequence), per_sheet)):
-        cards = prep.sequence[i:i + per_sheet]
-        tasks.append((str(output_path(folder, f"sheet-{s + 1:02d}.jpg")), [str(cells[card.id]) for card in cards],
-                      str(cells[f"back-{prep.back_of(cards[0])}"])))
-    return tasks
+    hidden-card cell for the last slot: the back of the sheet's cards, one back per sheet)."""
+    return [(str(sheet.path), [str(cells[card.id]) for card in sheet.cards], str(cells[f"back-{deck.back}"]))
+            for deck in decks for sheet in deck.sheets]
 
 
 def _load_cell(path: str) -> Image.Image:

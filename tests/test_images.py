@@ -126,6 +126,6 @@ def test_a_deck_of_several_tts_sheets_is_split_over_two_processes_and_comes_out_
     one = write_images(prep, tmp_path / "one", 72, 25.4 / 8, True, workers=1)
     two = write_images(prep, tmp_path / "two", 72, 25.4 / 8, True, workers=2)
     per_sheet = TTS_COLS * TTS_ROWS - 1
-    assert [p.name for p in two.tts_sheets] == [f"sheet-{n:02d}.jpg" for n in range(1, -(-160 // per_sheet) + 1)]
+    assert [p.name for p in two.tts_sheets] == [f"sheet-default-{n:02d}.jpg" for n in range(1, -(-160 // per_sheet) + 1)]
     for a, b in zip(one.cards + one.backs + one.tts_sheets, two.cards + two.backs + two.tts_sheets, strict=True):
         assert a.name == b.name and a.read_bytes() == b.read_bytes(), a.name
