@@ -100,6 +100,8 @@ class SheetFile:
     path: Path
     pages: int
     layout: SheetLayout
+    #: One layout per card size printed, in print order (``layout`` is the first).
+    layouts: list[SheetLayout] = field(default_factory=list)
 
 
 @dataclass
@@ -439,42 +441,71 @@ def _canvas(path: Path, game: GameDefinition, layout: SheetLayout, font: str) ->
     return c
 
 
+def _size_of(game: GameDefinition, type_id: str) -> tuple[float, float]:
+    # engine.definitions' card_size_of (a card type may have its own size); older: the game's.
+    size_of = getattr(game, "card_size_of", None)
+    size = size_of(type_id) if size_of is not None else game.card_size
+    return size.width_mm, size.height_mm
+
+
+def size_layouts(game: GameDefinition, cards: Iterable[Card], paper: str,
+                 options: BuildOptions) -> list[tuple[SheetLayout, list[Card]]]:
+    """The print sequence grouped by card size (in order of first appearance), each group with
+    the layout for its size on ``paper``: each size gets sheets of its own in the same PDF."""
+    groups: dict[tuple[float, float], list[Card]] = {}
+    for card in cards:
+        groups.setdefault(_size_of(game, card.type), []).append(card)
+    return [(choose_layout(paper, w, h, options.bleed_mm, options.margin_mm, options.gutter_mm, options.layout), group)
+            for (w, h), group in groups.items()]
+
+
 def impose_pages(c: Canvas, prep: "Prepared", layout: SheetLayout, forms: tuple[dict, dict], options: BuildOptions,
                  progress: Progress | None = None) -> int:
     """Place the forms on sheets: fronts, then their mirrored backs (a fold layout: both on one
-    page); return the page count."""
+    page); return the page count. Cards of another size than ``layout``'s get sheets of their own
+    (``size_layouts``)."""
+    plan = size_layouts(prep.game, prep.sequence, layout.paper, options)
+    if len(plan) == 1:
+        plan = [(layout, plan[0][1])]
+    sheets = [(lay, group[i:i + lay.per_sheet]) for lay, group in plan for i in range(0, len(group), lay.per_sheet)]
+    pages = 0
+    for s, (lay, sheet) in enumerate(sheets):
+        pages += _impose_sheet(c, prep, lay, sheet, forms, options, s + 1, len(sheets))
+        if progress:
+            progress(Label(SHEETS, paper=layout.paper.upper()), s + 1, len(sheets))
+    return pages
+
+
+def _impose_sheet(c: Canvas, prep: "Prepared", layout: SheetLayout, sheet: list[Card], forms: tuple[dict, dict],
+                  options: BuildOptions, number: int, of: int) -> int:
+    """One sheet: its front page and back page (one page for a fold layout); the pages written."""
     form_of, back_form = forms
     fronts = layout.front_cells()
     back_cells = layout.back_cells(options.flip, options.back_offset_mm)
-    per = layout.per_sheet
     fonts = prep.painter.fonts
-    sheets = [prep.sequence[i:i + per] for i in range(0, len(prep.sequence), per)]
     fold = layout.kind == "fold"
-    for s, sheet in enumerate(sheets):
-        _boxes(c, layout, fronts[: len(sheet)] + (back_cells[: len(sheet)] if fold else []))
-        for card, cell in zip(sheet, fronts):
-            _place(c, cell, form_of[card.id])
-        if fold:
-            for card, cell in zip(sheet, back_cells):
-                _place(c, cell, back_form[prep.back_of(card)])
-            _fold_line(c, layout)
-        _crop_marks(c, layout)
-        _furniture(c, layout, fonts, sheet_label(prep.game, layout, s + 1, len(sheets), "fold" if fold else "front"))
+    _boxes(c, layout, fronts[: len(sheet)] + (back_cells[: len(sheet)] if fold else []))
+    for card, cell in zip(sheet, fronts):
+        _place(c, cell, form_of[card.id])
+    if fold:
+        for card, cell in zip(sheet, back_cells):
+            _place(c, cell, back_form[prep.back_of(card)])
+        _fold_line(c, layout)
+    _crop_marks(c, layout)
+    _furniture(c, layout, fonts, sheet_label(prep.game, layout, number, of, "fold" if fold else "front"))
+    c.showPage()
+    compress_page(c)
+    if not fold:
+        _boxes(c, layout, back_cells[: len(sheet)])
+        for card, cell in zip(sheet, back_cells):
+            _place(c, cell, back_form[prep.back_of(card)])
+        if options.back_marks:
+            _crop_marks(c, layout, options.back_offset_mm)
+        _furniture(c, layout, fonts, sheet_label(prep.game, layout, number, of, "back"),
+                   options.back_offset_mm, scale_bar=options.back_marks)
         c.showPage()
         compress_page(c)
-        if not fold:
-            _boxes(c, layout, back_cells[: len(sheet)])
-            for card, cell in zip(sheet, back_cells):
-                _place(c, cell, back_form[prep.back_of(card)])
-            if options.back_marks:
-                _crop_marks(c, layout, options.back_offset_mm)
-            _furniture(c, layout, fonts, sheet_label(prep.game, layout, s + 1, len(sheets), "back"),
-                       options.back_offset_mm, scale_bar=options.back_marks)
-            c.showPage()
-            compress_page(c)
-        if progress:
-            progress(Label(SHEETS, paper=layout.paper.upper()), s + 1, len(sheets))
-    return (1 if fold else 2) * len(sheets)
+    return 1 if fold else 2
 
 
 class FaceStore:
@@ -793,12 +824,17 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
     definition = game if isinstance(game, GameDefinition) else load_game(game)
     check_options(options)
     size = definition.card_size
-    # Check the paper first: a layout that cannot fit is known before any work is done.
+    # Check the paper first: a layout that cannot fit is known before any work is done (every
+    # card type's size: a type may have its own).
     layouts_by_paper = {
         paper: choose_layout(paper, size.width_mm, size.height_mm, options.bleed_mm, options.margin_mm,
                              options.gutter_mm, options.layout)
         for paper in options.papers
     }
+    for type_id in definition.card_types:
+        w, h = _size_of(definition, type_id)
+        for paper in options.papers:
+            choose_layout(paper, w, h, options.bleed_mm, options.margin_mm, options.gutter_mm, options.layout)
     earlier = read_manifest(options.changed_since) if options.changed_since is not None else None
     prep = prepare(definition, options.deck, options.bleed_mm, progress, jobs=options.jobs, cache=options.cache)
     out_dir = options.out_dir or output_path(Path("dist"), definition.id)
@@ -827,7 +863,10 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
         else:
             pages = _papers_in_one_pass(prep, layouts_by_paper, temps, options, progress)
         for paper, layout in layouts_by_paper.items():
-            result.files.append(SheetFile(paper, targets[paper], pages[paper], layout))
+            plan = [lay for lay, _cards in size_layouts(definition, prep.sequence, paper, options)]
+            if len(plan) == 1:
+                plan = [layout]
+            result.files.append(SheetFile(paper, targets[paper], pages[paper], plan[0], plan))
     if earlier is None:
         result.manifest = write_manifest(out_dir, definition.id, faces, backs)
     if prep.cache is not None:

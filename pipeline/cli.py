@@ -305,6 +305,9 @@ def build(
         typer.echo(_("  {path}  {pages} pages — {layout}").format(path=f.path, pages=f.pages, layout=f.layout.describe()))
         if f.layout.trade_off():
             typer.echo("    " + f.layout.trade_off())
+        for extra in f.layouts[1:]:  # a card type of another size: sheets of its own in the same PDF
+            typer.echo("    " + _("{w:g} × {h:g} mm cards: {layout}").format(w=extra.card_w, h=extra.card_h,
+                                                                          layout=extra.describe()))
 
 
 def _notice(text: str) -> None:

@@ -319,3 +319,32 @@ def test_back_marks_and_the_scale_bar(tmp_path):
         bars = [l for l in page.lines if abs(l["linewidth"] - 0.4) < 0.01 and abs(l["top"] - l["bottom"]) < 1e-3]
         assert any(abs(l["x1"] - l["x0"]) / PT_PER_MM == pytest.approx(50, abs=0.05) for l in bars)
         assert "50 mm" in page.extract_text()
+
+
+def test_each_card_size_gets_sheets_of_its_own(tmp_path, monkeypatch):
+    """A card type of another size (``GameDefinition.card_size_of``) is imposed on sheets laid
+    out for its size, in the same PDF after the others; the summary names both layouts."""
+    from engine.definitions import CardSize, GameDefinition
+    from pipeline.scaffold import scaffold
+
+    game = scaffold(tmp_path / "g", "尺寸")
+    mini = CardSize(width_mm=44.0, height_mm=68.0)
+    original = getattr(GameDefinition, "card_size_of", None)
+
+    def card_size_of(self, type_id):
+        if type_id == "spell":
+            return mini
+        return original(self, type_id) if original is not None else self.card_size
+
+    monkeypatch.setattr(GameDefinition, "card_size_of", card_size_of, raising=False)
+    result = CliRunner().invoke(app, ["build", str(game), "--paper", "a4", "--out", str(tmp_path / "out"), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert "44 × 68 mm cards:" in result.output
+    reader = PdfReader(tmp_path / "out" / "cards-a4.pdf")
+    assert len(reader.pages) == 4  # a sheet of poker cards and a sheet of mini cards, each with its backs
+    poker, small = choose_layout("a4", 63, 88), choose_layout("a4", 44, 68)
+    for index, layout in ((0, poker), (1, poker), (2, small), (3, small)):
+        trim = [float(v) / PT_PER_MM for v in reader.pages[index].trimbox]
+        # the scaffold has 2 cards a type: the trim box spans two cells of this size
+        assert trim[2] - trim[0] == pytest.approx(2 * layout.cell_w + layout.gutter, abs=TOL_MM), index
+        assert trim[3] - trim[1] == pytest.approx(layout.cell_h, abs=TOL_MM), index
