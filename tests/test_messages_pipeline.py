@@ -84,8 +84,10 @@ def test_progress_labels_and_the_sheet_summary_read_in_chinese(game):
                      lambda text, done, total: seen.add(text))
         assert {"绘制卡牌", "排版卡牌", "A4 印刷页"} <= seen, seen
         assert choose_layout("a4", 63, 88).describe() == (
-            "3×3 = 每张 A4 纸 9 张，卡牌竖放，间距 0 mm（共用裁切线），出血 3 mm，页边距 5 mm")
+            "3×3 = 每张 A4 纸 9 张，卡牌竖放，间距 3.7 mm（每张卡牌各有 1.85 mm 出血伸入），出血 3 mm（外缘 1.8 mm），"
+            "页边距 5 mm，可容许 ±1.8 mm 双面打印偏移")
     with i18n.using("en"):
         assert Label(DRAWING) == "drawing cards"
         assert choose_layout("a4", 63, 88).describe() == (
-            "3×3 = 9 per A4 sheet, cards upright, gutter 0 mm (shared cut lines), bleed 3 mm, margin 5 mm")
+            "3×3 = 9 per A4 sheet, cards upright, gutter 3.7 mm (1.85 mm of bleed each into it), bleed 3 mm "
+            "(outer edge 1.8 mm), margin 5 mm, tolerates ±1.8 mm duplex drift")
