@@ -59,6 +59,12 @@ def _card_mm(value: float) -> float:
 CardMM = Annotated[float, AfterValidator(_card_mm)]
 
 
+def _safe_zone(value: float) -> float:
+    if not math.isfinite(value) or not 0 <= value <= 20:
+        raise ValueError(_("safe_zone_mm is 0–20 mm, got {value!r}").format(value=value))
+    return value
+
+
 _Model = Model
 
 
@@ -109,6 +115,8 @@ class CardType(_Model):
     name: str
     back: Slug = "default"
     template: str | None = None  # defaults to the type id
+    #: This type's own size (a preset or millimetres), else the game's ``card_size``.
+    card_size: "CardSize | None" = None
     fields: dict[str, FieldSpec] = {}
     description: str = ""
 
@@ -192,9 +200,38 @@ class Phase(_Model):
 GameRules = Annotated[Union[numbers_models()], Field(discriminator="ruleset")]
 
 
+#: Card size presets ``card_size`` may name instead of millimetres (issue 10 §2): the common
+#: trade sizes — poker 2.5 × 3.5 in as printed in Europe (63 × 88 mm) and in the US
+#: (63.5 × 88.9 mm), bridge 2.25 × 3.5 in, "mini" Euro / US, tarot, square.
+CARD_SIZE_PRESETS: dict[str, tuple[float, float]] = {
+    "poker": (63.0, 88.0),
+    "poker-us": (63.5, 88.9),
+    "bridge": (57.0, 89.0),
+    "mini-euro": (44.0, 68.0),
+    "mini-us": (41.0, 63.0),
+    "tarot": (70.0, 120.0),
+    "square": (70.0, 70.0),
+}
+
+
 class CardSize(_Model):
+    """A card's trim size: ``card_size: poker`` (a preset of ``CARD_SIZE_PRESETS``) or
+    ``card_size: {width_mm: 63, height_mm: 88}``."""
+
     width_mm: CardMM = 63.0
     height_mm: CardMM = 88.0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _preset(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            size = CARD_SIZE_PRESETS.get(value.strip().lower())
+            if size is None:
+                raise ValueError(_("unknown card size {name!r}; use one of {names} or "
+                                   "{{width_mm: …, height_mm: …}}").format(
+                    name=value[:40], names=", ".join(CARD_SIZE_PRESETS)))
+            return {"width_mm": size[0], "height_mm": size[1]}
+        return value
 
 
 class Terms(_Model):
@@ -252,6 +289,8 @@ class GameDefinition(_Model):
     version: str = "1"
     players: int = 2
     card_size: CardSize = CardSize()
+    #: How far inside the trim card text keeps (``check --render``): a cut's tolerance.
+    safe_zone_mm: Annotated[float, AfterValidator(_safe_zone)] = 3.0
     terms: Terms = Terms()
     card_types: dict[str, CardType]
     deck: DeckRules
@@ -303,6 +342,24 @@ class GameDefinition(_Model):
             if z.id == zone_id:
                 return z
         raise KeyError(zone_id)
+
+    def card_size_of(self, type_id: str) -> CardSize:
+        """The trim size of a card of ``type_id``: the type's ``card_size``, else the game's."""
+        ctype = self.card_types.get(type_id)
+        return ctype.card_size if ctype is not None and ctype.card_size is not None else self.card_size
+
+    def back_size(self, back: str) -> CardSize:
+        """The size of a back design: that of the first card type printed with it (the game's
+        size when none is)."""
+        for type_id, ctype in self.card_types.items():
+            if ctype.back == back:
+                return self.card_size_of(type_id)
+        return self.card_size
+
+    @property
+    def mixed_sizes(self) -> bool:
+        """True when the card types are not all one size."""
+        return len({(s.width_mm, s.height_mm) for s in map(self.card_size_of, self.card_types)}) > 1
 
     def fields_of(self, type_id: str) -> dict[str, FieldSpec]:
         """All fields a card of ``type_id`` may carry: the common ones, then the type's own."""

@@ -150,8 +150,7 @@ class Layouts:
             self._cache[key] = tpl
         return tpl
 
-    def _render(self, tpl, what: str, **context: Any) -> list[Element]:
-        size = self.game.card_size
+    def _render(self, tpl, what: str, size, **context: Any) -> list[Element]:
         if tpl.filename in self._timed_out:
             raise TemplateError(_("{file}: {what}: not rendered, {why}")
                                 .format(file=tpl.filename, what=what, why=self._timed_out[tpl.filename]))
@@ -183,7 +182,7 @@ class Layouts:
         tpl = self._template([ctype.template or f"{card.type}.yaml.j2", "card.yaml.j2"],
                              _("card {card!r} (card type {type!r} in game.yaml)").format(card=card.id, type=card.type))
         return self._render(
-            tpl, _("card {card!r}").format(card=card.id), card=card, c=card.values, ctype=ctype, type_id=card.type,
+            tpl, _("card {card!r}").format(card=card.id), self.game.card_size_of(card.type), card=card, c=card.values, ctype=ctype, type_id=card.type,
             fields=self.game.fields_of(card.type), color=self.style.color(card.type),
             rules=self.game.rules, bleed=bleed_mm, has_art=card.art_path is not None,
         )
@@ -192,4 +191,4 @@ class Layouts:
         """Element list of a card back design (``default``, ``level``, ``outpost``…)."""
         what = _("back {back!r}").format(back=name)
         tpl = self._template([f"back-{name}.yaml.j2", "back.yaml.j2"], what)
-        return self._render(tpl, what, back=name, bleed=bleed_mm, rules=self.game.rules)
+        return self._render(tpl, what, self.game.back_size(name), back=name, bleed=bleed_mm, rules=self.game.rules)

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from engine.cards import ID_PATTERN, MAX_ID_CHARS, Card
-from engine.definitions import COMMON_FIELDS, FieldSpec, GameDefinition
+from engine.definitions import CARD_SIZE_PRESETS, COMMON_FIELDS, FieldSpec, GameDefinition
 from engine.limits import MAX_CARD_MM, MAX_COPIES, MAX_FIELD_CHARS, MIN_CARD_MM
 from engine.data.remote import MAX_URL_CHARS
 from engine.paths import card_data_root
@@ -133,6 +133,17 @@ def game_schema(game: GameDefinition) -> dict[str, Any]:
     if "CardSize" in defs:
         for side in ("width_mm", "height_mm"):
             defs["CardSize"]["properties"][side].update(minimum=MIN_CARD_MM, maximum=MAX_CARD_MM)
+        # card_size: a preset's name or millimetres (engine.definitions.CARD_SIZE_PRESETS).
+        presets = {"enum": list(CARD_SIZE_PRESETS),
+                   "description": "预设尺寸：" + "，".join(f"{name} {w:g}×{h:g}" for name, (w, h)
+                                                      in CARD_SIZE_PRESETS.items())}
+        size = props.get("card_size")
+        if size is not None:
+            props["card_size"] = {"anyOf": [{"$ref": size.pop("$ref")}, presets], **size}
+        ctype = defs.get("CardType", {}).get("properties", {}).get("card_size")
+        if ctype is not None:
+            ctype["anyOf"].insert(1, presets)
+            ctype["description"] = "这类卡自己的尺寸（预设或毫米），默认为游戏的 card_size"
     if "CardSource" in defs:  # what engine.data.remote.url_problem checks in code
         source = defs["CardSource"]["properties"]
         source["url"].update(pattern="^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/]+", maxLength=MAX_URL_CHARS,
