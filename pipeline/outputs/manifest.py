@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 MANIFEST_NAME = "manifest.json"
 FORMAT = "cardpress-faces/1"
 #: Bump when drawing changes what the same inputs print.
-DRAWING_VERSION = "2"
+DRAWING_VERSION = "3"
 MAX_MANIFEST_BYTES = 16 * 1024 * 1024
 
 
