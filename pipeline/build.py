@@ -33,7 +33,8 @@ from .atomic import atomic_write, output_path
 from .buildcache import BuildCache, card_key, open_cache
 from .draw import CardPainter, CardTextError
 from .fonts import FontError, load_font_files, register_fonts
-from .impose import MARK_GAP_MM, PAPERS_MM, Cell, Flip, Kind, SheetLayout, choose_layout
+from .impose import CUTTER_KINDS, MARK_GAP_MM, PAPERS_MM, Cell, Flip, Kind, SheetLayout, choose_layout
+from .outputs.cutfile import check_radius
 from .layout import Element, Layouts
 from .layout.elements import pack, unpack
 from .outputs.manifest import Changes, compare, face_digest, read_manifest, write_manifest
@@ -84,6 +85,8 @@ class BuildOptions:
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     #: "duplex" (backs on the next page) or "fold" (backs beside the fronts, fold in the middle).
     layout: Kind = "duplex"
+    #: silhouette/cricut layouts: the cut file's corner radius (mm).
+    corner_radius_mm: float = 3.0
     #: Crop marks (and gutter ticks) on the back pages too.
     back_marks: bool = False
     #: Processes (1 or 2); None: 2 when two cores are free (see ``pipeline.workers``).
@@ -102,6 +105,8 @@ class SheetFile:
     layout: SheetLayout
     #: One layout per card size printed, in print order (``layout`` is the first).
     layouts: list[SheetLayout] = field(default_factory=list)
+    #: silhouette/cricut: the cut files (SVG, DXF) beside the PDF, one pair per layout.
+    cut_files: list[Path] = field(default_factory=list)
 
 
 @dataclass
@@ -222,6 +227,18 @@ def _crop_marks(c: Canvas, layout: SheetLayout, offset: tuple[float, float] = (0
     c.restoreState()
 
 
+def _registration_marks(c: Canvas, layout: SheetLayout) -> None:
+    """A cutter's registration marks (``SheetLayout.registration_marks``), solid black."""
+    marks = layout.registration_marks()
+    if not marks:
+        return
+    c.saveState()
+    c.setFillColorRGB(0, 0, 0)
+    for x0, y0, x1, y1 in marks:
+        c.rect(x0 * mm, y0 * mm, (x1 - x0) * mm, (y1 - y0) * mm, stroke=0, fill=1)
+    c.restoreState()
+
+
 def _fold_line(c: Canvas, layout: SheetLayout) -> None:
     line = layout.fold_line()
     if line is None:
@@ -238,7 +255,8 @@ def _fold_line(c: Canvas, layout: SheetLayout) -> None:
 def sheet_label(game: GameDefinition, layout: SheetLayout, n: int, of: int, side: str) -> str:
     """The margin's label: game, sheet n of m, front/back, paper, layout."""
     sides = {"front": _("front"), "back": _("back"), "fold": _("front and back")}
-    kinds = {"duplex": _("duplex {cols}×{rows}"), "fold": _("gutterfold {cols}×{rows}")}
+    kinds = {"duplex": _("duplex {cols}×{rows}"), "fold": _("gutterfold {cols}×{rows}"),
+             "silhouette": _("Silhouette {cols}×{rows}"), "cricut": _("Cricut {cols}×{rows}")}
     return (_("{game} · sheet {n} of {of} · {side} · {paper} · {layout} · ±{tol:g} mm")
             .format(game=game.name, n=n, of=of, side=sides[side], paper=layout.paper.upper(),
                     layout=kinds[layout.kind].format(cols=layout.cols, rows=layout.rows), tol=layout.drift_tolerance))
@@ -492,6 +510,7 @@ def _impose_sheet(c: Canvas, prep: "Prepared", layout: SheetLayout, sheet: list[
             _place(c, cell, back_form[prep.back_of(card)])
         _fold_line(c, layout)
     _crop_marks(c, layout)
+    _registration_marks(c, layout)
     _furniture(c, layout, fonts, sheet_label(prep.game, layout, number, of, "fold" if fold else "front"))
     c.showPage()
     compress_page(c)
@@ -831,10 +850,13 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
                              options.gutter_mm, options.layout)
         for paper in options.papers
     }
+    cutter = options.layout in CUTTER_KINDS
     for type_id in definition.card_types:
         w, h = _size_of(definition, type_id)
         for paper in options.papers:
             choose_layout(paper, w, h, options.bleed_mm, options.margin_mm, options.gutter_mm, options.layout)
+        if cutter:
+            check_radius(options.corner_radius_mm, w, h)
     earlier = read_manifest(options.changed_since) if options.changed_since is not None else None
     prep = prepare(definition, options.deck, options.bleed_mm, progress, jobs=options.jobs, cache=options.cache)
     out_dir = options.out_dir or output_path(Path("dist"), definition.id)
@@ -866,7 +888,10 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
             plan = [lay for lay, _cards in size_layouts(definition, prep.sequence, paper, options)]
             if len(plan) == 1:
                 plan = [layout]
-            result.files.append(SheetFile(paper, targets[paper], pages[paper], plan[0], plan))
+            sheet_file = SheetFile(paper, targets[paper], pages[paper], plan[0], plan)
+            if cutter:
+                sheet_file.cut_files = _cut_files(stack, out_dir, f"{prefix}-{paper}", plan, options.corner_radius_mm)
+            result.files.append(sheet_file)
     if earlier is None:
         result.manifest = write_manifest(out_dir, definition.id, faces, backs)
     if prep.cache is not None:
@@ -874,6 +899,21 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
         prep.cache.save()
     result.painted, result.reused = prep.painted, prep.reused
     return result
+
+
+def _cut_files(stack: ExitStack, out_dir: Path, stem: str, plan: list[SheetLayout], radius: float) -> list[Path]:
+    """``<stem>-cut.svg`` and ``.dxf`` for the first layout (``-cut-<w>x<h>`` for other card
+    sizes' sheets), written atomically with the PDFs."""
+    from .outputs.cutfile import write_cut_files
+
+    paths = []
+    for n, lay in enumerate(plan):
+        name = f"{stem}-cut" if n == 0 else f"{stem}-cut-{lay.card_w:g}x{lay.card_h:g}"
+        svg_path, dxf_path = output_path(out_dir, name + ".svg"), output_path(out_dir, name + ".dxf")
+        write_cut_files(lay, radius, stack.enter_context(atomic_write(svg_path)),
+                        stack.enter_context(atomic_write(dxf_path)))
+        paths += [svg_path, dxf_path]
+    return paths
 
 
 def digests(prep: Prepared) -> tuple[dict[str, str], dict[str, str]]:

@@ -221,7 +221,13 @@ def build(
                                                     callback=_millimetres)] = None,
     layout: Annotated[str, typer.Option(help="duplex: backs on the next page, for a duplex printer. fold "
                                         "(gutterfold): each sheet holds fronts and their mirrored backs side "
-                                        "by side; fold on the dashed line, no duplex printer needed.")] = "duplex",
+                                        "by side; fold on the dashed line, no duplex printer needed. "
+                                        "silhouette: Silhouette Studio print-and-cut registration marks (square "
+                                        "top left, L-marks top right and bottom left, 10 mm inset), no crop marks, "
+                                        "cut files DIR/cards-<paper>-cut.svg and .dxf. cricut: Cricut Design Space "
+                                        "Print Then Cut frame round a 6.75 × 9.25 in area, same cut files.")] = "duplex",
+    corner_radius: Annotated[float, typer.Option(help="--layout silhouette/cricut: the cut files' card corner "
+                                                 "radius, mm (0: square corners).", callback=_millimetres)] = 3.0,
     back_marks: Annotated[bool, typer.Option("--back-marks", help="Crop marks and gutter ticks on the back "
                                              "pages too (to cut from the back).")] = False,
     short_edge: Annotated[bool, typer.Option("--short-edge", help="Backs for short-edge duplex flipping "
@@ -256,6 +262,10 @@ def build(
 
     Example: cardpress build backrooms --layout fold   (no duplex printer: fold each sheet)
 
+    Example: cardpress build backrooms --layout silhouette --paper a4   (Silhouette print and cut)
+
+    Example: cardpress build duel --layout cricut --corner-radius 2   (Cricut Print Then Cut)
+
     Example: cardpress build ridm --back-marks   (marks on the backs too)
 
     Example: cardpress build ridm --jobs 1   (one process, e.g. beside other work)
@@ -289,7 +299,7 @@ def build(
     options = BuildOptions(papers=papers, out_dir=out, deck=deck, bleed_mm=bleed, margin_mm=margin, gutter_mm=gutter,
                            flip="short" if short_edge else "long", back_offset_mm=_parse_offset(back_offset),
                            jobs=jobs, changed_since=changed_since, cache=not no_cache, layout=layout,
-                           back_marks=back_marks)
+                           back_marks=back_marks, corner_radius_mm=corner_radius)
     with reporting(_notice, offline), reported(), progress_bar() as progress:
         result = build_sheets(game, options, progress)
     if result.changes is not None:
@@ -308,6 +318,8 @@ def build(
         for extra in f.layouts[1:]:  # a card type of another size: sheets of its own in the same PDF
             typer.echo("    " + _("{w:g} × {h:g} mm cards: {layout}").format(w=extra.card_w, h=extra.card_h,
                                                                           layout=extra.describe()))
+        for cut in f.cut_files:  # --layout silhouette/cricut: import into the cutter's software at 100 %
+            typer.echo("    " + _("cut file: {path}").format(path=cut))
 
 
 def _notice(text: str) -> None:

@@ -21,6 +21,11 @@ Crop marks: every cut line extended outside the bleed on each side where the pri
 leaves at least ``MIN_MARK_MM`` (the same length on every side, at most ``MARK_MM``), plus ticks
 in every gutter on each cut line that crosses it, so a strip keeps its marks after the first cut.
 
+``kind="silhouette"`` / ``kind="cricut"`` (print and cut): registration marks a cutting
+machine's optical sensor reads, cards only where it can cut (see ``CutterSpec``), no crop
+marks (the blade cuts), a gap of 2 × bleed between cards so each keeps its whole bleed and the
+blade follows each outline; ``pipeline.outputs.cutfile`` writes the outlines to cut.
+
 ``kind="fold"`` (gutterfold): the fronts fill the left half of a page and their backs the
 right half, mirrored about the fold line in the page's middle, so folding the sheet (a paper
 turned over its long edge, the same mirror as long-edge duplex) puts each back behind its front.
@@ -54,8 +59,43 @@ GUTTER_STEP_MM = 0.1
 _EPS = 1e-6
 
 Flip = Literal["long", "short"]
-Kind = Literal["duplex", "fold"]
-KINDS = ("duplex", "fold")
+Kind = Literal["duplex", "fold", "silhouette", "cricut"]
+KINDS = ("duplex", "fold", "silhouette", "cricut")
+CUTTER_KINDS = ("silhouette", "cricut")
+
+
+@dataclass(frozen=True)
+class CutterSpec:
+    """Registration marks of a print-and-cut machine, in mm.
+
+    Silhouette Studio ("Type 1", CAMEO/Portrait/Curio): a filled square at the top left and
+    L-shaped marks at the top right and bottom left, each 5 mm long and 1 mm thick, inset 10 mm
+    from the page's edges by default (10 mm is also the least Studio allows) — see
+    https://github.com/fablabnbg/inkscape-silhouette/blob/main/USERGUIDE.md ("mark distance from
+    document: Left=10.0mm, Top=10.0mm") and https://alan-cha.github.io/silhouette-card-maker/
+    miscellaneous/borderless/ ("Silhouette Studio limits the minimum inset of registration marks
+    to 10mm"). Nothing prints in a mark's zone (the mark and ``zone_clear`` around it); the
+    cards sit inside the marks' rectangle, clear of those zones.
+
+    Cricut Design Space's Print Then Cut: a black rectangular frame round the printable area,
+    whose largest size is 6.75 × 9.25 in on Letter and A4 (Cricut's help page "Print Then Cut
+    FAQ"; not found in the search corpus, taken from the issue; a user reports the marks need a
+    14 mm margin: https://github.com/luziferius/MTGProxyPrinter/discussions/4). The frame is
+    drawn ``frame_gap`` outside that area, ``thick`` wide; the cards' bleed stays inside it.
+    """
+
+    inset: float = 10.0
+    length: float = 5.0
+    thick: float = 1.0
+    zone_clear: float = 2.0
+    area_w: float = 0.0  # cricut: the print-then-cut area (mm); 0: the marks' rectangle
+    area_h: float = 0.0
+    frame_gap: float = 2.0
+
+
+SILHOUETTE = CutterSpec()
+CRICUT = CutterSpec(thick=1.0, area_w=6.75 * 25.4, area_h=9.25 * 25.4)
+CUTTERS = {"silhouette": SILHOUETTE, "cricut": CRICUT}
 
 
 class LayoutError(CardpressError):
@@ -148,7 +188,43 @@ class SheetLayout:
         """See the module doc: ``min(inner bleed, outer bleed)``; 0 with shared cut lines."""
         return round(min(self.drift_tolerance_xy), 3)
 
+    @property
+    def cutter(self) -> CutterSpec | None:
+        return CUTTERS.get(self.kind)
+
+    def cut_area(self) -> tuple[float, float, float, float]:
+        """Where a cutter's cards (bleed included) may go: x0, y0, x1, y1 (the page for others)."""
+        spec = self.cutter
+        if spec is None:
+            return 0.0, 0.0, self.paper_w, self.paper_h
+        if spec.area_w:
+            x0, y0 = (self.paper_w - spec.area_w) / 2, (self.paper_h - spec.area_h) / 2
+            return x0, y0, x0 + spec.area_w, y0 + spec.area_h
+        return spec.inset, spec.inset, self.paper_w - spec.inset, self.paper_h - spec.inset
+
+    def registration_marks(self) -> list[tuple[float, float, float, float]]:
+        """The filled rectangles (x0, y0, x1, y1, mm) a cutter's sensor reads; [] for others."""
+        return registration_marks(self.kind, self.paper_w, self.paper_h)
+
+    def mark_zones(self) -> list[tuple[float, float, float, float]]:
+        """Where nothing else may print: each mark (a frame: its bars) with ``zone_clear`` round it."""
+        spec = self.cutter
+        if spec is None:
+            return []
+        c = spec.zone_clear
+        if spec.area_w:  # the frame's bars
+            return [(x0 - c, y0 - c, x1 + c, y1 + c) for x0, y0, x1, y1 in self.registration_marks()]
+        w, h, i, n = self.paper_w, self.paper_h, spec.inset, spec.length
+        return [(i - c, h - i - n - c, i + n + c, h - i + c),  # top-left square
+                (w - i - n - c, h - i - n - c, w - i + c, h - i + c),  # top-right L
+                (i - c, i - c, i + n + c, i + n + c)]  # bottom-left L
+
+    def bleed_boxes(self) -> list[tuple[float, float, float, float]]:
+        return [cell.clip for cell in self.front_cells()]
+
     def describe(self) -> str:
+        if self.cutter is not None:
+            return self._describe_cutter()
         orient = _("cards upright") if not self.rotated else _("cards lying down")
         bleed = _("own bleed on every side") if self.gutter + _EPS >= 2 * self.bleed else _("shared cut lines")
         if self.gutter > _EPS and self.gutter + _EPS < 2 * self.bleed:
@@ -164,6 +240,19 @@ class SheetLayout:
                 .format(cols=self.cols, rows=self.rows, per_sheet=self.per_sheet, paper=self.paper.upper(),
                         orient=orient, gutter=round(self.gutter, 2), bleed=bleed, bleed_mm=self.bleed,
                         edge=round(edge, 2), margin=self.margin, what=what))
+
+    def _describe_cutter(self) -> str:
+        orient = _("cards upright") if not self.rotated else _("cards lying down")
+        if self.kind == "silhouette":
+            marks = _("Silhouette print-and-cut marks (square top left, L-marks top right and bottom left, "
+                      "{length:g} mm × {thick:g} mm, {inset:g} mm from the edges)").format(
+                length=SILHOUETTE.length, thick=SILHOUETTE.thick, inset=SILHOUETTE.inset)
+        else:
+            marks = _("Cricut Print Then Cut frame round a {w:g} × {h:g} in area").format(w=6.75, h=9.25)
+        return (_("{cols}×{rows} = {per_sheet} per {paper} sheet, {orient}, gap {gutter:g} mm, bleed {bleed_mm:g} mm, "
+                  "{marks}; no crop marks: cut file beside the PDF (SVG and DXF)")
+                .format(cols=self.cols, rows=self.rows, per_sheet=self.per_sheet, paper=self.paper.upper(),
+                        orient=orient, gutter=round(self.gutter, 2), bleed_mm=self.bleed, marks=marks))
 
     def trade_off(self) -> str | None:
         """What more tolerance would cost in cards per sheet, when a layout with fewer has more."""
@@ -264,7 +353,10 @@ class SheetLayout:
 
     def crop_marks(self) -> list[tuple[float, float, float, float]]:
         """Outer crop mark segments (x0, y0, x1, y1) in mm: each cut line extended outside the
-        bleed, ``mark_length`` long, on the sides the printable margin leaves room on."""
+        bleed, ``mark_length`` long, on the sides the printable margin leaves room on (none for a
+        cutter: its blade cuts)."""
+        if self.cutter is not None:
+            return []
         ox, oy = self.origin
         xs, ys = self.cut_lines()
         left, right = ox - self.edge_x - MARK_GAP_MM, ox + self.block_w + self.edge_x + MARK_GAP_MM
@@ -287,7 +379,7 @@ class SheetLayout:
         """Ticks inside the gutters: every vertical cut line across each gap between rows, every
         horizontal one across each gap between columns (stopping ``TICK_CLEAR_MM`` short of the
         cards), so the strips a first cut leaves still carry the marks of the other direction."""
-        if self.gutter < 2 * TICK_CLEAR_MM + 0.2:
+        if self.gutter < 2 * TICK_CLEAR_MM + 0.2 or self.cutter is not None:
             return []
         ox, oy = self.origin
         xs, ys = self.cut_lines()
@@ -306,6 +398,8 @@ class SheetLayout:
         """Where a label or scale bar may go: (side, lo, hi, depth) — a stretch along a side's
         margin between two neighbouring cut lines (so it crosses no crop mark), its extent along
         the side in mm, and how deep the room is. Top and bottom first, wider stretches first."""
+        if self.cutter is not None:
+            return []  # a cutter's sheet carries its marks only (a label could be read as one)
         xs, ys = self.cut_lines()
         room = self.mark_room()
         out = []
@@ -315,6 +409,54 @@ class SheetLayout:
                 if hi - lo > 20:
                     out.append((side, lo, hi, room[side]))
         return [s for s in out if s[3] > 1.5]
+
+
+def registration_marks(kind: str, w: float, h: float) -> list[tuple[float, float, float, float]]:
+    """The filled rectangles of ``kind``'s registration marks on a ``w`` × ``h`` mm page."""
+    spec = CUTTERS.get(kind)
+    if spec is None:
+        return []
+    t = spec.thick
+    if spec.area_w:  # Cricut: a frame of four bars, ``frame_gap`` outside the area
+        x0, y0 = (w - spec.area_w) / 2 - spec.frame_gap - t, (h - spec.area_h) / 2 - spec.frame_gap - t
+        x1, y1 = w - x0, h - y0
+        return [(x0, y1 - t, x1, y1), (x0, y0, x1, y0 + t), (x0, y0 + t, x0 + t, y1 - t), (x1 - t, y0 + t, x1, y1 - t)]
+    i, n = spec.inset, spec.length
+    return [(i, h - i - n, i + n, h - i),  # the filled square, top left
+            (w - i - n, h - i - t, w - i, h - i), (w - i - t, h - i - n, w - i, h - i - t),  # L, top right
+            (i, i, i + n, i + t), (i, i + t, i + t, i + n)]  # L, bottom left
+
+
+def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] - _EPS and b[0] < a[2] - _EPS and a[1] < b[3] - _EPS and b[1] < a[3] - _EPS
+
+
+def cutter_layouts(paper: str, card_w: float, card_h: float, bleed: float, margin: float,
+                   gutter: float | None, kind: Kind) -> list[SheetLayout]:
+    """A cutter's grids: every card's full bleed inside the cut area and clear of the marks'
+    zones, ``gutter`` (default 2 × bleed, at least 1 mm) between cards; most cards first."""
+    pw, ph = PAPERS_MM[paper]
+    g = gutter if gutter is not None else max(2 * bleed, 1.0)
+    found = []
+    for rotated in (False, True):
+        cw, ch = (card_h, card_w) if rotated else (card_w, card_h)
+        probe = SheetLayout(paper, pw, ph, margin, bleed, g, 1, 1, rotated, card_w, card_h, bleed, bleed, kind)
+        x0, y0, x1, y1 = probe.cut_area()
+        x0, y0, x1, y1 = max(x0, margin), max(y0, margin), min(x1, pw - margin), min(y1, ph - margin)
+        # the block is centred on the page: fit it in the area's part symmetric about the centre
+        room_w = 2 * min(pw / 2 - x0, x1 - pw / 2) - 2 * bleed
+        room_h = 2 * min(ph / 2 - y0, y1 - ph / 2) - 2 * bleed
+        max_c = int((room_w + g + _EPS) // (cw + g)) if room_w > 0 else 0
+        max_r = int((room_h + g + _EPS) // (ch + g)) if room_h > 0 else 0
+        for cols in range(max_c, 0, -1):
+            for rows in range(max_r, 0, -1):
+                lay = SheetLayout(paper, pw, ph, margin, bleed, g, cols, rows, rotated, card_w, card_h,
+                                  bleed, bleed, kind)
+                zones = lay.mark_zones()
+                if not any(_overlaps(box, z) for box in lay.bleed_boxes() for z in zones):
+                    found.append(lay)
+    found.sort(key=lambda lay: (lay.per_sheet, not lay.rotated, lay.cols), reverse=True)
+    return found
 
 
 def _axis(n: int, cell: float, gutter: float, bleed: float, room: float) -> float | None:
@@ -340,6 +482,8 @@ def _gutters(bleed: float, gutter: float | None) -> list[float]:
 def candidate_layouts(paper: str, card_w: float, card_h: float, bleed: float = 3.0, margin: float = 5.0,
                       gutter: float | None = None, kind: Kind = "duplex") -> list[SheetLayout]:
     """Every layout tried (both orientations, each gutter), best first (see the module doc)."""
+    if kind in CUTTER_KINDS:
+        return cutter_layouts(paper, card_w, card_h, bleed, margin, gutter, kind)
     pw, ph = PAPERS_MM[paper]
     room_w, room_h = pw - 2 * margin, ph - 2 * margin
     found = []
@@ -385,7 +529,7 @@ def choose_layout(paper: str, card_w: float, card_h: float, bleed: float = 3.0, 
             .format(w=card_w, h=card_h, bleed=bleed, paper=paper.upper(), margin=margin)
         )
     best = found[0]
-    if gutter is None:
+    if gutter is None and kind not in CUTTER_KINDS:
         # The trade-off: the most cards a layout with more tolerance keeps, if --gutter reaches it.
         for alt in sorted((lay for lay in found if lay.drift_tolerance > best.drift_tolerance + _EPS),
                           key=lambda lay: (lay.per_sheet, lay.drift_tolerance), reverse=True):
