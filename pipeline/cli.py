@@ -475,15 +475,18 @@ def calibrate(
 @app.command(rich_help_panel="Production")
 def check(game: GameArg,
           render: Annotated[bool, typer.Option("--render/--no-render", help="Also lay out and draw every card "
-                                               "(off-page): finds text that does not fit its box and "
-                                               "characters the font lacks.")] = True,
+                                               "(off-page): finds text that does not fit its box, "
+                                               "characters the font lacks, elements outside the bleed, "
+                                               "text outside the safe zone and text boxes that overlap.")] = True,
           offline: Annotated[bool, typer.Option("--offline", help="Read card sheets game.yaml lists by URL "
                                                 "(card_sources) from the cache; fetch nothing.")] = False) -> None:
     """Check a game's definition, cards and decks; list every problem.
 
     Each problem names the file, line (YAML) or row (CSV/XLSX), card and field. With --render
-    (the default) every face is also drawn off-page, so text that would not fit its box and
-    characters the font lacks are found without building.
+    (the default) every face is also drawn off-page, so text that would not fit its box,
+    characters the font lacks, elements outside the trim + bleed, text outside the safe zone
+    (game.yaml safe_zone_mm, default 3 mm inside the trim) and overlapping text boxes are found
+    without building.
     Exit code 0 when all is well, 1 otherwise.
 
     Example: cardpress check ridm
