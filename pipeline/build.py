@@ -336,15 +336,17 @@ def paint_forms(canvases: list[Canvas], prep: "Prepared", progress: Progress | N
 
     A face laid out in advance (``prep.faces``) is dropped as soon as it is painted, and its
     fitted paragraphs are reused for the next canvas. With ``prep.reuse`` (canvases seeded with
-    the cache's encoding, ``reuse_forms``), a face whose digest the cache holds is not laid out
+    the cache's encoding: ``FormReuse.seed``), a face whose digest the cache holds is not laid out
     or painted: its kept form is added as it is; the others are painted and kept. A card that
     cannot print (bad template, missing glyph, text too long) is recorded and the others still
     painted, so one run reports them all (``CardErrors``); the callers' temp files are then
     dropped.
     """
     b = prep.bleed_mm
-    size = prep.game.card_size
-    bbox = (-b * mm, -b * mm, (size.width_mm + b) * mm, (size.height_mm + b) * mm)
+
+    def bbox(size_mm: tuple[float, float]) -> tuple[float, float, float, float]:
+        return (-b * mm, -b * mm, (size_mm[0] + b) * mm, (size_mm[1] + b) * mm)
+
     errors: list[CardpressError] = []
     reuse = prep.reuse
     face_digests, back_digests = prep.digests or ({}, {})
@@ -353,14 +355,14 @@ def paint_forms(canvases: list[Canvas], prep: "Prepared", progress: Progress | N
         return reuse.form(digest) if reuse is not None and digest is not None else None
 
     def paint_everywhere(name: str, elements: list[Element], card: Card | None, label: str,
-                         digest: str | None) -> None:
+                         digest: str | None, size_mm: tuple[float, float]) -> None:
         # The same drawing goes into every canvas; a card that fails is reported once.
         failed = False
         for c in canvases:
-            c.beginForm(name, *bbox)
+            c.beginForm(name, *bbox(size_mm))
             if not failed:
                 try:
-                    prep.painter.paint(c, elements, card, label=label)
+                    prep.painter.paint(c, elements, card, label=label, size_mm=size_mm)
                 except CardTextError as exc:
                     errors.append(exc)
                     failed = True
@@ -379,19 +381,20 @@ def paint_forms(canvases: list[Canvas], prep: "Prepared", progress: Progress | N
                 reuse.pending[digest] = (stream, tuple(images))
         prep.painted += 1
 
-    def inject_everywhere(name: str, record: list) -> None:
+    def inject_everywhere(name: str, record: list, size_mm: tuple[float, float]) -> None:
         for c in canvases:
-            inject_form(c, name, bbox, record[0], record[1])
+            inject_form(c, name, bbox(size_mm), record[0], record[1])
         prep.reused += 1
 
     form_of: dict[str, str] = {}
     distinct = prep.distinct
     for n, card in enumerate(distinct):
         name = form_of[card.id] = f"Face{n}"
+        size_mm = _size_of(prep.game, card.type)
         record = kept(face_digests.get(card.id))
         if record is not None:
             prep.faces.pop(card.id, None)
-            inject_everywhere(name, record)
+            inject_everywhere(name, record, size_mm)
         else:
             try:
                 if card.id in prep.face_errors:
@@ -400,17 +403,18 @@ def paint_forms(canvases: list[Canvas], prep: "Prepared", progress: Progress | N
             except CardpressError as exc:
                 elements = []
                 errors.append(exc)
-            paint_everywhere(name, elements, card, card.id, face_digests.get(card.id))
+            paint_everywhere(name, elements, card, card.id, face_digests.get(card.id), size_mm)
         if progress:
             progress(Label(DRAWING), n + 1, len(distinct))
     back_form: dict[str, str] = {}
     for n, (back, elements) in enumerate(prep.backs.items()):
         name = back_form[back] = f"Back{n}"
+        size_mm = _back_size(prep.game, back)
         record = kept(back_digests.get(back))
         if record is not None:
-            inject_everywhere(name, record)
+            inject_everywhere(name, record, size_mm)
         else:
-            paint_everywhere(name, elements, None, f"back {back}", back_digests.get(back))
+            paint_everywhere(name, elements, None, f"back {back}", back_digests.get(back), size_mm)
     if errors:
         raise CardErrors(errors)
     return form_of, back_form
@@ -460,9 +464,14 @@ def _canvas(path: Path, game: GameDefinition, layout: SheetLayout, font: str) ->
 
 
 def _size_of(game: GameDefinition, type_id: str) -> tuple[float, float]:
-    # engine.definitions' card_size_of (a card type may have its own size); older: the game's.
-    size_of = getattr(game, "card_size_of", None)
-    size = size_of(type_id) if size_of is not None else game.card_size
+    """(w, h) mm of a card type's cards (a type may have its own size: ``card_size_of``)."""
+    size = game.card_size_of(type_id)
+    return size.width_mm, size.height_mm
+
+
+def _back_size(game: GameDefinition, back: str) -> tuple[float, float]:
+    """(w, h) mm of a back design: the size of the card types that use it."""
+    size = game.back_size(back)
     return size.width_mm, size.height_mm
 
 
@@ -812,12 +821,10 @@ def render_check(report: GameReport) -> list[CardpressError]:
             elements = prep.faces.get(card.id) or prep.layouts.face(card, b)
         except CardpressError:
             continue  # reported by the painting below
-        size = game.card_size_of(card.type)
-        boxes += check_bounds(elements, size.width_mm, size.height_mm, b, _("card {card!r}").format(card=card.id),
+        boxes += check_bounds(elements, *_size_of(game, card.type), b, _("card {card!r}").format(card=card.id),
                               game.safe_zone_mm)
     for back, elements in prep.backs.items():
-        size = game.back_size(back)
-        boxes += check_bounds(elements, size.width_mm, size.height_mm, b,
+        boxes += check_bounds(elements, *_back_size(game, back), b,
                               _("back {back!r}").format(back=back), game.safe_zone_mm)
     canvas = Canvas(io.BytesIO(), initialFontName=prep.painter.fonts.regular)
     # A face whose form a build kept printed then, and prints the same now: not painted again.
@@ -919,10 +926,12 @@ def _cut_files(stack: ExitStack, out_dir: Path, stem: str, plan: list[SheetLayou
 def digests(prep: Prepared) -> tuple[dict[str, str], dict[str, str]]:
     """The digest of every face of the print sequence and of every back (``outputs.manifest``);
     a card that cannot be laid out has none (the build reports it)."""
-    b = prep.bleed_mm
-    faces = {card.id: face_digest(prep.painter, prep.faces.get(card.id) or prep.layouts.face(card, b), card, b)
+    b, game = prep.bleed_mm, prep.game
+    faces = {card.id: face_digest(prep.painter, prep.faces.get(card.id) or prep.layouts.face(card, b), card, b,
+                                  _size_of(game, card.type))
              for card in prep.distinct if card.id not in prep.face_errors}
-    backs = {name: face_digest(prep.painter, elements, None, b) for name, elements in prep.backs.items()}
+    backs = {name: face_digest(prep.painter, elements, None, b, _back_size(game, name))
+             for name, elements in prep.backs.items()}
     return faces, backs
 
 

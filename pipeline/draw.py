@@ -522,8 +522,19 @@ class CardPainter:
         return cached
 
     # ------------------------------------------------------------------ entry point
-    def paint(self, c, elements: Sequence[Element], card: Card | None = None, label: str = "back") -> None:
-        """Draw ``elements`` with the card's trim bottom-left at the canvas origin."""
+    def paint(self, c, elements: Sequence[Element], card: Card | None = None, label: str = "back",
+              size_mm: tuple[float, float] | None = None) -> None:
+        """Draw ``elements`` with the card's trim bottom-left at the canvas origin. ``size_mm``:
+        this card's (w, h) when its type has a size of its own (elements are placed from the top
+        of the card, so the height decides where each lands); else the painter's."""
+        if size_mm is not None and size_mm != (self.w_mm, self.h_mm):
+            kept = self.w_mm, self.h_mm
+            self.w_mm, self.h_mm = size_mm
+            try:
+                self.paint(c, elements, card, label)
+            finally:
+                self.w_mm, self.h_mm = kept
+            return
         name = card.id if card is not None else label
         self.images_drawn = []
         self._where = card.where if card is not None else None

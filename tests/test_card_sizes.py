@@ -169,3 +169,32 @@ def test_check_bounds_measures():
     assert "element 1" in texts[0] and "by 2.0 mm at the left" in texts[0]
     assert "element 2" in texts[1] and "by 1.0 mm at the bottom" in texts[1]
     assert "'a'" in texts[2] and "'b'" in texts[2] and "1.0 × 5.0 mm" in texts[2]
+
+
+def test_a_card_of_its_own_size_is_painted_at_that_size(tmp_path):
+    """A tarot-sized level in a poker game prints whole: its form is 70 × 120 mm plus bleed, and
+    its name bar is at the top of its own cell (not placed from a poker card's height)."""
+    from pypdf import PdfReader
+
+    folder = _game(tmp_path, "backrooms")
+    text = (folder / "game.yaml").read_text(encoding="utf-8")
+    (folder / "game.yaml").write_text(re.sub(r"^(  level:\n)", r"\1    card_size: tarot\n", text, count=1,
+                                             flags=re.M), encoding="utf-8")
+    result = build_sheets(folder, BuildOptions(papers=("a4",), out_dir=tmp_path / "out", jobs=1, cache=False))
+    sheet = result.files[0]
+    tarot = next(lay for lay in sheet.layouts if (lay.card_w, lay.card_h) == (70, 120))
+    level = next(c for c in check_game(folder).cards.values() if c.type == "level")
+    pt = 72 / 25.4
+    reader = PdfReader(sheet.path)
+    with pdfplumber.open(sheet.path) as pdf:
+        index = next(i for i, page in enumerate(pdf.pages) if level.name in (page.extract_text() or ""))
+        page = pdf.pages[index]
+        bboxes = {tuple(round(float(v) / pt, 1) for v in xobj.get_object()["/BBox"])
+                  for xobj in reader.pages[index]["/Resources"]["/XObject"].values()
+                  if xobj.get_object().get("/Subtype") == "/Form"}
+        assert bboxes == {(-3.0, -3.0, 73.0, 123.0)}  # the card's own size and its bleed
+        cell = tarot.front_cells()[0]
+        top = (cell.y + cell.h) * pt  # PDF units, from the page's bottom
+        name_chars = [ch for ch in page.chars if ch["text"] == level.name[0]]
+        assert name_chars and min(page.height - ch["top"] for ch in name_chars) < top
+        assert any(top - (page.height - ch["top"]) < 12 * pt for ch in name_chars)

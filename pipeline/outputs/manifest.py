@@ -43,10 +43,13 @@ class ManifestError(CardpressError):
     """An earlier build's manifest cannot be read."""
 
 
-def face_digest(painter: CardPainter, elements: list[Element], card: Card | None, bleed_mm: float) -> str:
-    """SHA-256 of what decides how a face (``card``) or a back (``card`` None) prints."""
+def face_digest(painter: CardPainter, elements: list[Element], card: Card | None, bleed_mm: float,
+                size_mm: tuple[float, float] | None = None) -> str:
+    """SHA-256 of what decides how a face (``card``) or a back (``card`` None) prints;
+    ``size_mm`` its card size when not the painter's (a card type with a size of its own)."""
+    w, h_mm = size_mm or (painter.w_mm, painter.h_mm)
     h = hashlib.sha256()
-    h.update(f"{DRAWING_VERSION}|{bleed_mm!r}|{painter.w_mm!r}x{painter.h_mm!r}|".encode())
+    h.update(f"{DRAWING_VERSION}|{bleed_mm!r}|{w!r}x{h_mm!r}|".encode())
     for font in painter.fonts.paths:
         h.update(font.name.encode() + b"|" + font.parent.name.encode() + b"|")  # the fonts' build key
     if card is not None:

@@ -46,7 +46,9 @@ def preview_png(game: str | Path | GameDefinition, card_id: str, back: bool = Fa
         near = difflib.get_close_matches(card_id, list(report.cards), n=3)
         hint = _("; did you mean {cards}?").format(cards=", ".join(near)) if near else ""
         raise PreviewError(_("{game}: no card {card!r}{hint}").format(game=definition.id, card=card_id, hint=hint))
-    size = definition.card_size
+    # The card's own size (a card type may have one); a back is the size of the cards using it.
+    size = (definition.back_size(definition.card_types[card.type].back) if back
+            else definition.card_size_of(card.type))
     layouts = Layouts(definition)
     painter = CardPainter(register_fonts(), size.width_mm, size.height_mm, definition.card_data_dir)
     if back:
