@@ -127,19 +127,14 @@ class BuildCache:
     encoding: list | None = None
     #: (art file, size, mtime ns, box w, box h) → normalised file
     art: dict[tuple, str] = field(default_factory=dict)
+    #: This build's number: an entry records the last build that used it (``save`` drops old ones).
     build: int = 0
-    #: Card keys laid out in this build (to give to ``save``), and form records made.
-    hits: int = 0
-    misses: int = 0
 
     # ---------------------------------------------------------------- layouts
     def layout(self, key: str) -> list | None:
         entry = self.layouts.get(key)
         if entry is not None:
             entry[2] = self.build
-            self.hits += 1
-        else:
-            self.misses += 1
         return entry
 
     def keep_layout(self, key: str, packed: bytes, fits: list) -> None:
@@ -250,7 +245,6 @@ def open_cache(definition: GameDefinition, template_roots: list[Path], bleed_mm:
     kept = _LAST.get(path)
     if kept is not None and kept.key == key:
         kept.build += 1
-        kept.hits = kept.misses = 0
         return kept
     cache = BuildCache(key, path)
     try:

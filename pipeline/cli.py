@@ -114,6 +114,9 @@ table_cli.register(app)
 PapersOpt = Annotated[Optional[str], typer.Option(help="a4 or letter; both when not given.", show_default=False,
                                                   autocompletion=completion.papers)]
 OutOpt = Annotated[Optional[Path], typer.Option(help="Output folder. Default: dist/GAME.", show_default=False)]
+DeckOpt = Annotated[Optional[Path], typer.Option(help="Print exactly this deck's cards with their counts: a deck "
+                                                 "file, or a deck of the game by name (artillery). Default: one of "
+                                                 "each card.", show_default=False)]
 GameArg = Annotated[str, typer.Argument(help="A shipped game id (backrooms, duel, ridm) or a game folder path.",
                                         show_default=False, autocompletion=completion.games)]
 
@@ -208,9 +211,7 @@ def build(
     game: GameArg,
     paper: PapersOpt = None,
     out: OutOpt = None,
-    deck: Annotated[Optional[Path], typer.Option(help="Print exactly this deck's cards with their counts: a deck "
-                                                 "file, or a deck of the game by name (artillery). Default: one of "
-                                                 "each card.", show_default=False)] = None,
+    deck: DeckOpt = None,
     margin: Annotated[float, typer.Option(help="Printer's unprintable margin, mm (crop marks stay inside it).",
                                           callback=_millimetres)] = 5.0,
     bleed: Annotated[float, typer.Option(help="Bleed around each card, mm.", callback=_millimetres)] = 3.0,
@@ -385,8 +386,7 @@ def watch(
     game: GameArg,
     paper: PapersOpt = None,
     out: OutOpt = None,
-    deck: Annotated[Optional[Path], typer.Option(help="Print this deck's cards (a file or a deck of the game by "
-                                                 "name).", show_default=False)] = None,
+    deck: DeckOpt = None,
     open_page: Annotated[bool, typer.Option("--open", help="Also serve a preview page on 127.0.0.1 that reloads "
                                             "by itself: the cards each save changed first, then the sheets; a "
                                             "failed build shows its error there.")] = False,
