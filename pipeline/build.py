@@ -818,7 +818,7 @@ def render_check(report: GameReport) -> list[CardpressError]:
         if card.id in prep.face_errors:
             continue
         try:
-            elements = prep.faces.get(card.id) or prep.layouts.face(card, b)
+            elements = prep.elements(card)
         except CardpressError:
             continue  # reported by the painting below
         boxes += check_bounds(elements, *_size_of(game, card.type), b, _("card {card!r}").format(card=card.id),
@@ -927,8 +927,7 @@ def digests(prep: Prepared) -> tuple[dict[str, str], dict[str, str]]:
     """The digest of every face of the print sequence and of every back (``outputs.manifest``);
     a card that cannot be laid out has none (the build reports it)."""
     b, game = prep.bleed_mm, prep.game
-    faces = {card.id: face_digest(prep.painter, prep.faces.get(card.id) or prep.layouts.face(card, b), card, b,
-                                  _size_of(game, card.type))
+    faces = {card.id: face_digest(prep.painter, prep.elements(card), card, b, _size_of(game, card.type))
              for card in prep.distinct if card.id not in prep.face_errors}
     backs = {name: face_digest(prep.painter, elements, None, b, _back_size(game, name))
              for name, elements in prep.backs.items()}
