@@ -479,10 +479,10 @@ def test_a_drawing_error_is_recorded_per_card(game):
     prep = prepare(game, report=check_game(game))
     real = prep.painter.paint
 
-    def paint(c, elements, card, label):
+    def paint(c, elements, card, label, size_mm=None):
         if card is not None and card.id == "spark":
             raise ArtError(game / "art" / "spark.png", "cannot read image (truncated)")
-        return real(c, elements, card, label=label)
+        return real(c, elements, card, label=label, size_mm=size_mm)
 
     prep.painter.paint = paint
     with pytest.raises(CardErrors) as caught:
