@@ -423,7 +423,7 @@ def main() -> None:
     args = ap.parse_args()
 
     sys.path.insert(0, str(REPO))
-    from pipeline.fonts import build_fonts
+    from pipeline.render.fonts import build_fonts
 
     fonts = build_fonts()
     fonts_dir = fonts[0].parent

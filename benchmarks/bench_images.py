@@ -60,8 +60,8 @@ RUN = textwrap.dedent('''
         from pathlib import Path
         game, out, which = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
         t0 = time.perf_counter()
-        from pipeline.build import prepare
-        from pipeline.images import write_images
+        from pipeline.plan import prepare
+        from pipeline.outputs.images import write_images
         write = lambda prep: write_images(prep, out, 300, 25.4 / 8, True, workers=int(which))
         prep = prepare(game, None, 25.4 / 8)
         t1 = time.perf_counter()

@@ -44,7 +44,7 @@ BASELINES = {
 
 # The build path: what `cardpress build` has imported before its first card (CLI + build + fonts
 # registered from their cache).
-BUILD_PATH = "import pipeline.cli, pipeline.build, pipeline.fonts as f; f.register_fonts()"
+BUILD_PATH = "import pipeline.cli.app, pipeline.plan, pipeline.render.fonts as f; f.register_fonts()"
 
 # What the `cardpress` console script does, from the tree in the working directory (so that an
 # earlier tree can be measured the same way).
@@ -61,7 +61,7 @@ COMMANDS = {
 
 # Libraries a command should import only when it needs them; --modules shows which ones it did.
 HEAVY = ("reportlab", "pydantic", "typer", "rich", "jinja2", "yaml", "PIL", "engine.tracker", "engine.definitions",
-         "pipeline.track_cli", "pipeline.build", "fontTools", "pypdfium2", "starlette", "uvicorn", "openpyxl")
+         "pipeline.cli.track", "pipeline.plan", "fontTools", "pypdfium2", "starlette", "uvicorn", "openpyxl")
 
 
 def imported(cmd: list[str], env: dict, tree: Path) -> list[str]:

@@ -91,7 +91,7 @@ def timed(words: list[str], env: dict[str, str], before: Path | None = None) -> 
     the cardpress of that source tree instead."""
     argv = [str(CARDPRESS), *words]
     if before is not None:
-        argv = [sys.executable, "-c", "import sys; sys.argv[0] = 'cardpress'; from pipeline.cli import main; main()",
+        argv = [sys.executable, "-c", "import sys; sys.argv[0] = 'cardpress'; from pipeline.cli.app import main; main()",
                 *words]
         env = {**env, "PYTHONPATH": str(before)}
     t0 = time.perf_counter()
@@ -133,7 +133,7 @@ def main() -> int:
     parser.add_argument("--game", default="backrooms")
     parser.add_argument("--before", type=Path, default=None,
                         help="a source tree of an older cardpress (e.g. `git archive COMMIT | tar -x -C DIR`): "
-                             "its `cardpress` (pipeline.cli:main) is timed on the same store too")
+                             "its `cardpress` (pipeline.cli.app:main) is timed on the same store too")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-track-"))
     try:

@@ -77,7 +77,7 @@ class Events:
 
 
 def run(game: Path, card_file: Path, edit, card_id: str, edits: int, papers: tuple[str, ...], out: Path) -> None:
-    from pipeline.build import BuildOptions
+    from pipeline.plan import BuildOptions
     from pipeline.watch import watch
 
     messages: list[str] = []

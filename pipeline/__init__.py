@@ -7,11 +7,11 @@ def main() -> None:
     the fast path does not read exactly as Typer would, runs the Typer app (``cli.main``)."""
     import sys
 
-    from .track_view import fast_track
+    from .cli.track_view import fast_track
 
     code = fast_track(sys.argv[1:])
     if code is not None:
         sys.exit(code)
-    from .cli import main as typer_main
+    from .cli.app import main as typer_main
 
     typer_main()

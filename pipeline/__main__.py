@@ -1,5 +1,5 @@
 """``python -m pipeline``: the ``cardpress`` command, for a machine where the script is not on PATH."""
 
-from .cli import main
+from .cli.app import main
 
 main()

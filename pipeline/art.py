@@ -27,7 +27,7 @@ from engine.limits import MAX_ART_FILE_BYTES, MAX_IMAGE_PIXELS
 from engine.paths import read_bounded
 
 from .atomic import atomic_write
-from .fonts import cache_dir
+from .render.fonts import cache_dir
 
 PRINT_DPI = 300
 MM_PER_INCH = 25.4

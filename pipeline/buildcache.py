@@ -35,13 +35,13 @@ from typing import TYPE_CHECKING, Any
 from engine.i18n import language
 
 from .atomic import atomic_write
-from .fonts import cache_dir
+from .render.fonts import cache_dir
 
 if TYPE_CHECKING:
     from engine.cards import Card
     from engine.definitions import GameDefinition
 
-    from .fonts import FontSet
+    from .render.fonts import FontSet
 
 FORMAT = 1
 #: Builds an entry survives without being used (other decks of the game, undone edits).
@@ -52,8 +52,7 @@ MAX_CACHE_BYTES = 512 * 2**20
 #: folder happens to hold) by size and modification time.
 _HASHED_BYTES = 1 * 2**20
 #: The code whose output the cache keeps: a cache never outlives the code that made it.
-_CODE = ("layout", "draw.py", "text.py", "art.py", "fonts.py", "render", "build.py", "buildcache.py",
-         "outputs/manifest.py")
+_CODE = ("layout", "render", "art.py", "plan.py", "buildcache.py", "outputs/manifest.py")
 
 _code_digest: str | None = None
 
@@ -69,9 +68,9 @@ def code_digest() -> bytes:
             files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
             for f in files:
                 h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes() + b"\0")
-        import reportlab
+        from .render import library_version
 
-        h.update(reportlab.Version.encode())
+        h.update(library_version().encode())
         _code_digest = h.hexdigest()
     return _code_digest.encode()
 

@@ -26,7 +26,7 @@ from engine.errors import CardpressError
 from engine.i18n import _
 from engine.paths import templates_root
 
-from .build import BuildOptions, BuildResult, build_sheets
+from .plan import BuildOptions, BuildResult, build_sheets
 
 #: Milliseconds a burst of file events is gathered into one rebuild.
 DEBOUNCE_MS = 150

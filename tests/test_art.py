@@ -5,8 +5,8 @@ from __future__ import annotations
 from PIL import Image
 from pypdf import PdfReader
 
-from pipeline.build import BuildOptions, build_sheets
-from pipeline.fonts import build_fonts, cache_dir
+from pipeline.plan import BuildOptions, build_sheets
+from pipeline.render.fonts import build_fonts, cache_dir
 from pipeline.scaffold import scaffold
 
 
@@ -70,7 +70,7 @@ def test_art_is_normalised_cached_and_embedded_once(tmp_path, monkeypatch):
 def test_unreadable_art_is_a_clear_error(tmp_path):
     from typer.testing import CliRunner
 
-    from pipeline.cli import app
+    from pipeline.cli.app import app
 
     game = scaffold(tmp_path / "g", "坏图")
     (game / "art" / "scout.png").write_bytes(b"not an image")

@@ -8,7 +8,7 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli import app
+from pipeline.cli.app import app
 from pipeline.scaffold import scaffold
 
 runner = CliRunner()

@@ -580,7 +580,7 @@ def test_board_lines_and_log_lines_show_the_pieces_in_chinese():
 def test_the_cli_offers_the_board_commands(tmp_path):
     from typer.testing import CliRunner
 
-    from pipeline.track_cli import app
+    from pipeline.cli.track import app
     from track_helpers import write_backrooms_game
 
     folder = write_backrooms_game(tmp_path / "g")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pdfplumber
 import pytest
 
-from pipeline.calibrate import mirrored, targets, write_calibration
+from pipeline.outputs.calibration import mirrored, targets, write_calibration
 
 PT = 72 / 25.4
 

@@ -54,7 +54,7 @@ def test_yaml_csv_xlsx_give_equal_cards(game_copy):
 def test_cards_command_writes_a_sheet_that_loads_back_identically(game_copy, game_id, suffix):
     from typer.testing import CliRunner
 
-    from pipeline.cli import app
+    from pipeline.cli.app import app
 
     folder = game_copy(game_id)
     game = load_game(folder)

@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 from engine.cards import load_cards
 from engine.data import remote
 from engine.definitions import load_game
-from pipeline.cli import app
-from pipeline.export import export_cards
+from pipeline.cli.app import app
+from pipeline.outputs.spreadsheet import export_cards
 
 runner = CliRunner()
 

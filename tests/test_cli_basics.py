@@ -8,7 +8,7 @@ from importlib.metadata import version
 
 from typer.testing import CliRunner
 
-from pipeline.cli import app
+from pipeline.cli.app import app
 
 
 def test_version_names_the_installed_release():

@@ -11,7 +11,7 @@ import pdfplumber
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli import app
+from pipeline.cli.app import app
 from pipeline.impose import CRICUT, PAPERS_MM, SILHOUETTE, choose_layout
 
 PT = 72 / 25.4

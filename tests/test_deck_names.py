@@ -6,8 +6,8 @@ from typer.testing import CliRunner
 
 from engine.decks import find_deck
 from engine.definitions import load_game
-from pipeline.build import BuildOptions, build_sheets
-from pipeline.cli import app
+from pipeline.plan import BuildOptions, build_sheets
+from pipeline.cli.app import app
 
 runner = CliRunner()
 

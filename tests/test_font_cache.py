@@ -1,4 +1,4 @@
-"""The fixed-cost caches of pipeline.fonts: the registered fonts' parse and the WOFF2 subsets.
+"""The fixed-cost caches of pipeline.render.fonts: the registered fonts' parse and the WOFF2 subsets.
 
 Each must be used on the second call, must not change output (a PDF drawn with the cached font
 is byte-identical to one drawn with a freshly parsed font), and a cache file that is damaged or
@@ -17,8 +17,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from pipeline import fonts
-from pipeline.fonts import build_fonts, subset_woff2
+from pipeline.render import fonts
+from pipeline.render.fonts import build_fonts, subset_woff2
 
 TEXT = "迫击炮！Mortar 123：对手失去 2 点生命。"
 
@@ -150,7 +150,8 @@ def test_the_two_weights_are_made_at_once_and_the_first_run_says_so(tmp_path, mo
     on stderr says what the wait is; once made, nothing is made or said again."""
     import os
 
-    from pipeline import fonts, workers
+    from pipeline import workers
+    from pipeline.render import fonts
 
     if not workers.can_fork():
         pytest.skip("one process where fork is missing")

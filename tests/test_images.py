@@ -6,7 +6,7 @@ import numpy as np
 from PIL import Image
 from typer.testing import CliRunner
 
-from pipeline.cli import app
+from pipeline.cli.app import app
 from pipeline.scaffold import scaffold
 
 
@@ -46,7 +46,7 @@ def test_card_images_and_tts_sheets(tmp_path):
 
 
 def _prepared(tmp_path, bleed=25.4 / 8):
-    from pipeline.build import prepare
+    from pipeline.plan import prepare
 
     game = scaffold(tmp_path / "g", "图片")
     return prepare(game, game / "decks" / "starter.yaml", bleed)
@@ -58,7 +58,7 @@ def test_two_workers_write_the_same_images_as_one_and_as_a_direct_render(tmp_pat
     rendering was split and cells were made per card)."""
     import pypdfium2 as pdfium
 
-    from pipeline.images import _render_pdf, write_images
+    from pipeline.outputs.images import _render_pdf, write_images
 
     prep = _prepared(tmp_path)
     one = write_images(prep, tmp_path / "one", 120, 25.4 / 8, True, workers=1)
@@ -82,7 +82,7 @@ def test_tts_cells_are_the_card_images_trimmed_and_resized(tmp_path):
     close to an exact LANCZOS resize of the card image with its bleed cut off (text and art
     anti-aliased at the target size differ by a few levels, JPEG adds ~1), while the next card
     (a different drawing) or the same card one slot off is far from it."""
-    from pipeline.images import TTS_COLS, tts_cell, write_images
+    from pipeline.outputs.images import TTS_COLS, tts_cell, write_images
 
     prep = _prepared(tmp_path)
     result = write_images(prep, tmp_path / "out", 120, 25.4 / 8, True, workers=2)
@@ -113,8 +113,8 @@ def test_tts_cells_are_the_card_images_trimmed_and_resized(tmp_path):
 def test_a_deck_of_several_tts_sheets_is_split_over_two_processes_and_comes_out_the_same(tmp_path):
     """With two cores the card PDF is painted in two halves and the TTS sheets are made by two
     processes, every other sheet each; the files are the ones one process writes, in order."""
-    from pipeline.build import prepare
-    from pipeline.images import TTS_COLS, TTS_ROWS, write_images
+    from pipeline.plan import prepare
+    from pipeline.outputs.images import TTS_COLS, TTS_ROWS, write_images
 
     game = scaffold(tmp_path / "g", "多张")
     spec = game / "game.yaml"

@@ -11,7 +11,7 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from pipeline.build import BuildOptions, build_sheets
+from pipeline.plan import BuildOptions, build_sheets
 
 CARD = "scout-hawk"
 
@@ -75,7 +75,7 @@ def _pixels(pdf: Path) -> list[bytes]:
 
 
 def _new_character(printed: str) -> str:
-    from pipeline.fonts import register_fonts
+    from pipeline.render.fonts import register_fonts
 
     fonts = register_fonts()
     return next(ch for ch in "鑫淼犇焱垚骉" if ch not in printed and not fonts.missing(ch))

@@ -38,7 +38,7 @@ def test_odd_yaml_falls_back_to_the_yaml_reader():
 def test_icons_in_rules_text_render_and_unknown_icons_are_named(tmp_path):
     from typer.testing import CliRunner
 
-    from pipeline.cli import app
+    from pipeline.cli.app import app
     from pipeline.scaffold import scaffold
 
     game = scaffold(tmp_path / "g", "图标")

@@ -12,9 +12,9 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph
 
 from engine.check import check_game
-from pipeline.fonts import register_fonts
+from pipeline.render.fonts import register_fonts
 from pipeline.layout import Layouts
-from pipeline.text import CANNOT_END, CANNOT_START, can_break, paragraph_lines, plain_text
+from pipeline.render.text import CANNOT_END, CANNOT_START, can_break, paragraph_lines, plain_text
 
 MUST_NOT_START = "，。、；：？！）」』》〉”’…"
 MUST_NOT_END = "（「『《〈“‘"
@@ -85,7 +85,7 @@ def test_mixed_style_lines_stay_inside_the_box():
 
 def _font_sides(path) -> dict[str, str]:
     """Blank half of each full-width mark, read with fontTools from the glyph bounding boxes
-    (independently of pipeline.text, which reads the same font its own way)."""
+    (independently of pipeline.render.text, which reads the same font its own way)."""
     from fontTools.ttLib import TTFont
 
     font = TTFont(str(path), lazy=True)

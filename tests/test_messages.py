@@ -15,8 +15,8 @@ from engine import i18n
 REPO = Path(__file__).resolve().parent.parent
 SOURCES = [REPO / "engine", REPO / "pipeline"]
 #: Click's and Typer's own words a user of cardpress meets that no ``_()`` of ours names (their calls
-#: go through engine.i18n: pipeline.cli_lang). Typer's own Click (``typer._click``) writes its usage
-#: errors as f-strings, without gettext: those are matched by ``cli_lang.CLICK_MESSAGES`` (N_-marked
+#: go through engine.i18n: pipeline.cli.lang). Typer's own Click (``typer._click``) writes its usage
+#: errors as f-strings, without gettext: those are matched by ``pipeline.cli.lang.CLICK_MESSAGES`` (N_-marked
 #: there, so extracted like any message); these are the words Typer still passes to ``gettext``.
 CLICK_WORDS = {"Usage:", "Aborted!", "No such command {name!r}."}
 
@@ -45,8 +45,8 @@ def _code_messages() -> dict[str, str]:
 def _help_messages() -> set[str]:
     import typer
 
-    from pipeline.cli import app
-    from pipeline.cli_lang import help_texts
+    from pipeline.cli.app import app
+    from pipeline.cli.lang import help_texts
 
     return help_texts(typer.main.get_command(app))
 
@@ -150,14 +150,14 @@ def test_using_a_language_for_a_block_wins_and_ends_with_it():
 
 
 def _cli(*args: str):
-    from pipeline.cli import app
+    from pipeline.cli.app import app
 
     previous = i18n._chosen
     try:
         return CliRunner().invoke(app, list(args))
     finally:
         i18n._chosen = previous
-        from pipeline.cli_lang import translate
+        from pipeline.cli.lang import translate
         import typer
 
         translate(typer.main.get_command(app), force=True)

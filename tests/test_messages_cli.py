@@ -18,8 +18,8 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def _cli(*args: str):
-    from pipeline.cli import app
-    from pipeline.cli_lang import translate
+    from pipeline.cli.app import app
+    from pipeline.cli.lang import translate
 
     previous = i18n._chosen
     try:

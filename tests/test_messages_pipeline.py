@@ -9,7 +9,7 @@ import pytest
 
 from engine import i18n
 from engine.errors import CardpressError
-from pipeline.build import DRAWING, BuildOptions, Label, build_sheets, key_of, prepare
+from pipeline.plan import DRAWING, BuildOptions, Label, build_sheets, key_of, prepare
 from pipeline.impose import choose_layout
 from pipeline.scaffold import scaffold
 

@@ -10,8 +10,8 @@ import pytest
 from PIL import Image
 
 from engine.errors import DataError
-from pipeline.build import prepare
-from pipeline.images import write_images
+from pipeline.plan import prepare
+from pipeline.outputs.images import write_images
 from pipeline.outputs.preview import PreviewError, preview_png
 
 BLEED = 25.4 / 8
@@ -65,7 +65,7 @@ def test_a_game_that_does_not_check_is_refused(game_copy):
 def test_the_preview_command_writes_the_png_and_refuses_an_unknown_card(tmp_path):
     from typer.testing import CliRunner
 
-    from pipeline.cli import app
+    from pipeline.cli.app import app
 
     target = tmp_path / "p.png"
     result = CliRunner().invoke(app, ["preview", "duel", "scout-hawk", "--png", str(target), "--dpi", "72"])

@@ -16,7 +16,7 @@ from pipeline.render.streams import compress_form, compress_page
 
 @pytest.fixture(autouse=True)
 def binary_streams(monkeypatch):
-    """As the pipeline draws (pipeline.draw turns ASCII85 off); with it on, nothing is compressed early."""
+    """As the pipeline draws (pipeline.render.painter turns ASCII85 off); with it on, nothing is compressed early."""
     from reportlab import rl_config
 
     monkeypatch.setattr(rl_config, "useA85", 0)

@@ -10,8 +10,8 @@ from PIL import Image
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
-from pipeline.build import BuildOptions, build_sheets
-from pipeline.cli import app
+from pipeline.plan import BuildOptions, build_sheets
+from pipeline.cli.app import app
 from pipeline.outputs.manifest import ManifestError
 from pipeline.scaffold import scaffold
 

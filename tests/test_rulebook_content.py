@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from engine.definitions import load_game
 from engine.paths import templates_root
-from pipeline.cli import app
+from pipeline.cli.app import app
 from pipeline.rulebook import RulebookTemplateError
 from pipeline.rulebook.build import RulebookOptions, build_rulebook
 from pipeline.rulebook.lookup import lookup

@@ -13,7 +13,7 @@ from reportlab.lib.pagesizes import A4, A5
 from reportlab.pdfgen.canvas import Canvas
 from typer.testing import CliRunner
 
-from pipeline.cli import app
+from pipeline.cli.app import app
 from pipeline.rulebook import MissingGlyphs, RulebookTemplateError, UnknownTerm
 from pipeline.rulebook.booklet import booklet_order, impose_booklet
 from pipeline.rulebook.build import RulebookOptions, build_rulebook

@@ -22,7 +22,7 @@ from engine.definitions import load_game, parse_game
 from engine.errors import DataError
 from engine.paths import shipped_games
 from engine.yamlio import load_yaml, parse_yaml
-from pipeline.cli import app
+from pipeline.cli.app import app
 from pipeline.outputs.schema import FILES, SCHEMA_DIR, schemas
 from pipeline.scaffold import scaffold
 

@@ -12,7 +12,7 @@ from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from engine.check import check_game
-from pipeline.cli import app
+from pipeline.cli.app import app
 from pipeline.impose import PAPERS_MM, choose_layout
 
 PT_PER_MM = 72 / 25.4

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image, ImageCms
 from typer.testing import CliRunner
 
-from pipeline.cli import app
+from pipeline.cli.app import app
 from pipeline.outputs.shops import shops
 from pipeline.render.cmyk import limit_ink, to_cmyk, total_ink
 from pipeline.scaffold import scaffold
@@ -31,7 +31,7 @@ def game(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def deck_sequence(game):
-    from pipeline.build import prepare
+    from pipeline.plan import prepare
 
     prep = prepare(game, game / "decks" / "starter.yaml", 3.175)
     return [card.id for card in prep.sequence]

@@ -16,8 +16,8 @@ from engine.cards import load_cards
 from engine.data.sheets import HeaderMap
 from engine.definitions import load_game
 from engine.errors import DataError
-from pipeline.cli import app
-from pipeline.export import columns, export_cards
+from pipeline.cli.app import app
+from pipeline.outputs.spreadsheet import columns, export_cards
 
 runner = CliRunner()
 

@@ -1,6 +1,6 @@
 """What a cardpress process imports before it works (issue 13 §2: the per-process fixed cost).
 
-Every command pays for what ``pipeline.cli`` imports, so it imports only the CLI itself; a
+Every command pays for what ``pipeline.cli.app`` imports, so it imports only the CLI itself; a
 command's libraries come with the command. Each check runs in a fresh interpreter, where
 ``sys.modules`` shows exactly what was imported (the test process has imported everything).
 """
@@ -15,16 +15,16 @@ from pathlib import Path
 
 import typer
 
-from pipeline import cli
+from pipeline.cli import app as cli
 
 REPO = Path(__file__).resolve().parent.parent
 
 #: Loaded only by the commands that use them: the rules assistant (track), the table server,
 #: per-card images, fonts being built, HTML rulebooks, spreadsheets, browser tests.
-NOT_FOR_EVERY_COMMAND = ("engine.tracker", "engine.live", "pipeline.track_cli", "uvicorn", "starlette",
+NOT_FOR_EVERY_COMMAND = ("engine.tracker", "engine.live", "pipeline.cli.track", "uvicorn", "starlette",
                          "pypdfium2", "fontTools", "playwright", "brotli", "openpyxl", "pypdf")
 #: Not needed to parse a command line: the drawing stack and the game model.
-NOT_FOR_PARSING = ("reportlab", "pydantic", "jinja2", "PIL", "yaml", "engine.definitions", "pipeline.build")
+NOT_FOR_PARSING = ("reportlab", "pydantic", "jinja2", "PIL", "yaml", "engine.definitions", "pipeline.plan")
 
 
 def imported_by(code: str) -> tuple[set[str], str]:
@@ -50,7 +50,7 @@ def run_cardpress(*args: str) -> str:
 
 
 def test_importing_the_cli_imports_no_command_library():
-    modules, _ = imported_by("import pipeline.cli")
+    modules, _ = imported_by("import pipeline.cli.app")
     assert loaded(modules, NOT_FOR_EVERY_COMMAND + NOT_FOR_PARSING) == []
 
 
@@ -72,12 +72,12 @@ def test_build_help_needs_only_the_cli():
 
 
 def test_the_build_path_leaves_the_other_commands_libraries_alone():
-    modules, _ = imported_by("import pipeline.cli, pipeline.build")
+    modules, _ = imported_by("import pipeline.cli.app, pipeline.plan")
     assert loaded(modules, NOT_FOR_EVERY_COMMAND) == []
 
 
 def test_track_commands_are_track_clis_once_asked_for():
-    from pipeline import track_cli
+    from pipeline.cli import track as track_cli
 
     group = typer.main.get_command(cli.app).get_command(None, "track")
     assert list(group.commands) == list(typer.main.get_command(track_cli.app).commands)
@@ -86,6 +86,6 @@ def test_track_commands_are_track_clis_once_asked_for():
 
 def test_track_help_loads_the_track_commands():
     modules, output = imported_by(run_cardpress("track", "--help"))
-    assert "pipeline.track_cli" in modules
+    assert "pipeline.cli.track" in modules
     for name in ("new", "status", "undo", "play", "chain"):
         assert f" {name} " in output

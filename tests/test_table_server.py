@@ -206,7 +206,7 @@ def test_cardpress_table_refuses_clearly_before_serving_anything(game):
 
     from typer.testing import CliRunner
 
-    from pipeline.cli import app
+    from pipeline.cli.app import app
 
     db, gid = game
     runner = CliRunner()

@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.track_cli import app
+from pipeline.cli.track import app
 
 runner = CliRunner()
 

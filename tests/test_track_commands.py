@@ -14,7 +14,7 @@ from engine.tracker.core import CORE, IllegalCommand, commands_of, run_command
 from engine.tracker.kit import BadArgument, Commands, Param, declared_commands, fill, shipped_numbers
 from engine.live.session import make_context
 from engine.definitions import load_game
-from pipeline.track_cli import app
+from pipeline.cli.track import app
 from track_helpers import new_game
 
 runner = CliRunner()
@@ -185,7 +185,7 @@ def test_a_declaration_needs_an_example_and_a_unique_name():
     ("ridm", "第3回合 行动方：A", "轮"),
 ])
 def test_each_game_names_turns_in_its_own_words(tmp_path, game, header, forbidden):
-    from pipeline.track_view import board, log_text
+    from pipeline.cli.track_view import board, log_text
     from track_helpers import advance_to
 
     live = new_game(tmp_path, game)

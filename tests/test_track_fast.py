@@ -45,7 +45,7 @@ def typer_app(db: Path, *words: str, env: dict[str, str | None] | None = None) -
     """The same command through the Typer app (in this process: it never takes the fast path)."""
     from typer.testing import CliRunner
 
-    from pipeline.cli import app
+    from pipeline.cli.app import app
 
     result = CliRunner().invoke(app, list(words), env={"CARDPRESS_DB": str(db), "CARDPRESS_GAME": None, **(env or {})})
     return result.exit_code, result.stdout, result.stderr
@@ -257,7 +257,7 @@ def test_a_bad_game_yaml_gives_the_same_error_on_both_paths(game_copy, tmp_path)
 def _failing_in_records(name: str) -> str:
     """An entry point whose ``track_view.NAME`` fails only with checked records (as a rule using
     something records lack would)."""
-    return (f"import sys, engine\nimport pipeline.track_view as tv\nreal = tv.{name}\n"
+    return (f"import sys, engine\nimport pipeline.cli.track_view as tv\nreal = tv.{name}\n"
             f"def broken(*args, **kwargs):\n    if engine.CHECKED_RECORDS:\n"
             f"        raise AttributeError('not on a checked record')\n    return real(*args, **kwargs)\n"
             f"tv.{name} = broken\nsys.argv[0] = 'cardpress'\nfrom pipeline import main\nmain()")

@@ -11,7 +11,7 @@ from engine.tracker import IllegalCommand, Store
 
 from engine.live import LiveGame
 from engine.live.view import live_status
-from pipeline.cli import app
+from pipeline.cli.app import app
 from pipeline.scaffold import scaffold
 
 

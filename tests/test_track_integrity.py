@@ -33,8 +33,8 @@ from engine.live import session
 from engine.live.session import OpIdReused, parse_log
 from engine.tracker.store import DiskFull, NotAStore, StoreDamaged, StoreUnavailable
 from engine.live.view import live_status
-from pipeline.track_cli import app
-from pipeline.track_view import board, log_text
+from pipeline.cli.track import app
+from pipeline.cli.track_view import board, log_text
 
 runner = CliRunner()
 

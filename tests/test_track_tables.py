@@ -18,7 +18,7 @@ from engine.tracker import Store
 from engine.live import LiveGame, import_game
 from engine.live import session as session_mod
 from engine.live.session import WhichGame, pick_game
-from pipeline.track_cli import app
+from pipeline.cli.track import app
 
 runner = CliRunner()
 

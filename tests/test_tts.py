@@ -15,7 +15,7 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from engine.cards import Card
-from pipeline.cli import app
+from pipeline.cli.app import app
 
 DPI = 72
 BLEED_PX = round(25.4 / 8 / 25.4 * DPI)
@@ -59,7 +59,7 @@ def whole_game(tmp_path_factory):
 
 def test_one_sheet_set_per_back_design_each_cell_its_card_and_the_hidden_cell_its_back(whole_game):
     out, saved, _output = whole_game
-    from pipeline.build import prepare
+    from pipeline.plan import prepare
 
     prep = prepare("backrooms", None, 25.4 / 8)
     back_of = {card.id: prep.back_of(card) for card in prep.distinct}
@@ -105,7 +105,7 @@ def test_one_sheet_set_per_back_design_each_cell_its_card_and_the_hidden_cell_it
 
 def test_the_saved_object_json_names_cards_and_ids_as_tts_reads_them(whole_game):
     out, saved, output = whole_game
-    from pipeline.build import prepare
+    from pipeline.plan import prepare
 
     prep = prepare("backrooms", None, 25.4 / 8)
     assert str(out / "tts") in output and "backrooms.json" in output
@@ -131,7 +131,7 @@ def test_the_saved_object_json_names_cards_and_ids_as_tts_reads_them(whole_game)
 
 
 def test_a_chosen_deck_repeats_its_copies_and_counts_its_size(tmp_path):
-    from pipeline.build import prepare
+    from pipeline.plan import prepare
 
     _run(tmp_path / "out", "--deck", "meg-vanguard")
     saved = json.loads((tmp_path / "out" / "tts" / "backrooms-meg-vanguard.json").read_text(encoding="utf-8"))
@@ -173,7 +173,7 @@ def test_more_than_69_cards_of_a_back_take_several_sheets_of_one_deck_and_a_lone
 
 @pytest.mark.parametrize("dpi", [72, 300, 1200])
 def test_sheets_stay_within_tts_4096_px_at_any_resolution(dpi):
-    from pipeline.images import tts_cell
+    from pipeline.outputs.images import tts_cell
     from pipeline.outputs.tts import TTS_COLS, TTS_ROWS
 
     for w, h in ((63, 88), (70, 120), (70, 70), (88, 63)):

@@ -14,10 +14,10 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
 from engine.check import check_game
-from pipeline.build import prepare
-from pipeline.draw import SHARED_SIZE_FLOOR_PT
-from pipeline.fonts import register_fonts
-from pipeline.text import CANNOT_START, blank_sides, plain_text
+from pipeline.plan import prepare
+from pipeline.render.painter import SHARED_SIZE_FLOOR_PT
+from pipeline.render.fonts import register_fonts
+from pipeline.render.text import CANNOT_START, blank_sides, plain_text
 
 from test_linebreak import _font_sides, _page_chars, check_typeset
 

@@ -30,7 +30,7 @@ from typer.testing import CliRunner
 from engine.cards import load_cards
 from engine.definitions import load_game
 from engine.limits import MAX_COPIES, MAX_DECK_CARDS, MAX_FIELD_CHARS, MAX_TEXT_FILE_BYTES
-from pipeline.cli import app
+from pipeline.cli.app import app
 from pipeline.scaffold import scaffold
 
 REPO = Path(__file__).resolve().parent.parent
@@ -80,7 +80,7 @@ def _fails(game: Path, *expected: str, commands=("check", "build")) -> str:
 
 def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     """``cardpress ARGS`` in a subprocess: a hang fails the test instead of stalling the run."""
-    return subprocess.run([sys.executable, "-c", "from pipeline.cli import main; main()", *args],
+    return subprocess.run([sys.executable, "-c", "from pipeline.cli.app import main; main()", *args],
                           capture_output=True, text=True, timeout=HANG_SECONDS, cwd=cwd or REPO)
 
 
@@ -460,7 +460,7 @@ def test_nonsense_lengths_are_refused(game, option, value):
 
 
 def test_nonsense_lengths_are_refused_by_the_library_too(game):
-    from pipeline.build import BuildOptionError, BuildOptions, build_sheets
+    from pipeline.plan import BuildOptionError, BuildOptions, build_sheets
 
     with pytest.raises(BuildOptionError, match="back-offset"):
         build_sheets(game, BuildOptions(back_offset_mm=(float("nan"), 0.0), out_dir=game.parent / "out"))
@@ -474,7 +474,7 @@ def test_a_drawing_error_is_recorded_per_card(game):
 
     from engine.check import check_game
     from pipeline.art import ArtError
-    from pipeline.build import CardErrors, paint_forms, prepare
+    from pipeline.plan import CardErrors, paint_forms, prepare
 
     prep = prepare(game, report=check_game(game))
     real = prep.painter.paint
@@ -494,7 +494,7 @@ def test_a_drawing_error_is_recorded_per_card(game):
 def test_os_errors_are_one_line_messages(capsys):
     import typer
 
-    from pipeline.cli import reported
+    from pipeline.cli.app import reported
 
     with pytest.raises(typer.Exit) as caught:
         with reported():
@@ -555,7 +555,7 @@ def _render_first_card(pdf: Path):
 @pytest.fixture
 def empty_art_cache(tmp_path, monkeypatch):
     """A cache with the built fonts but no normalised art: art is converted by this test's code."""
-    from pipeline.fonts import build_fonts
+    from pipeline.render.fonts import build_fonts
 
     fonts = build_fonts()[0].parent
     (tmp_path / "cache" / "fonts").mkdir(parents=True)
@@ -651,7 +651,7 @@ def test_exported_sheets_hold_no_formulas_and_load_back_equal(game_copy, tmp_pat
 
 def test_a_killed_build_leaves_no_temp_file_after_the_next_build(tmp_path):
     out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-c", "from pipeline.cli import main; main()", "build", "backrooms",
+    proc = subprocess.Popen([sys.executable, "-c", "from pipeline.cli.app import main; main()", "build", "backrooms",
                              "--out", str(out)], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + HANG_SECONDS

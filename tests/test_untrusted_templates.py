@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli import app
+from pipeline.cli.app import app
 from pipeline.scaffold import scaffold
 
 runner = CliRunner()
@@ -332,7 +332,7 @@ def test_allowed_markup_still_prints(game):
 
 def test_markup_reportlab_still_refuses_is_a_card_text_error(game, monkeypatch):
     """Belt and braces: a ValueError from ReportLab's parser names card and field, not a traceback."""
-    from pipeline import draw
+    from pipeline.render import painter as draw
 
     def broken(*args, **kwargs):
         raise ValueError("paraparser: syntax error")
@@ -546,7 +546,7 @@ def test_markup_the_check_accepts_reportlab_can_read():
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Paragraph
 
-    from pipeline.fonts import register_fonts
+    from pipeline.render.fonts import register_fonts
     from pipeline.layout.markup import MarkupError, check_markup
 
     fonts = register_fonts()
@@ -578,8 +578,8 @@ def test_any_element_either_fails_the_schema_or_draws(tmp_path):
     from reportlab.pdfgen.canvas import Canvas
 
     from engine.errors import CardpressError
-    from pipeline.draw import CardPainter
-    from pipeline.fonts import register_fonts
+    from pipeline.render.painter import CardPainter
+    from pipeline.render.fonts import register_fonts
     from pipeline.layout.elements import SCHEMA, Element, ElementError, validate_element
 
     from PIL import Image

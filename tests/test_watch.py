@@ -7,7 +7,7 @@ import time
 
 from pypdf import PdfReader
 
-from pipeline.build import BuildOptions
+from pipeline.plan import BuildOptions
 from pipeline.scaffold import scaffold
 from pipeline.watch import watch, watched_paths
 
@@ -62,7 +62,7 @@ def test_the_watched_folders_are_what_a_build_reads(tmp_path):
 def test_watch_of_a_game_that_is_not_there_is_one_error(tmp_path):
     from typer.testing import CliRunner
 
-    from pipeline.cli import app
+    from pipeline.cli.app import app
 
     result = CliRunner().invoke(app, ["watch", str(tmp_path / "nothing")])
     assert result.exit_code == 1 and "no game" in result.output and "Traceback" not in result.output
@@ -138,7 +138,7 @@ def test_watch_open_page_shows_the_changed_card_first_and_a_failed_build_in_a_bo
 def test_watch_help_shows_open():
     from typer.testing import CliRunner
 
-    from pipeline.cli import app
+    from pipeline.cli.app import app
 
     result = CliRunner().invoke(app, ["watch", "--help"])
     assert result.exit_code == 0 and "--open" in result.output and "--no-browser" in result.output

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from engine.cards import load_cards
 from engine.definitions import load_game
-from pipeline.cli import app
-from pipeline.export import FORM_ROWS, INFO_SHEET, LIST_SHEET, columns, display_width, export_cards, header_row
+from pipeline.cli.app import app
+from pipeline.outputs.spreadsheet import FORM_ROWS, INFO_SHEET, LIST_SHEET, columns, display_width, export_cards, header_row
 
 GAMES = ("backrooms", "duel", "ridm")
 runner = CliRunner()

@@ -38,7 +38,7 @@ from engine.errors import CardpressError
 from engine.i18n import _
 from engine.paths import templates_root
 
-from ..text import escape
+from ..render.text import escape
 from .elements import ELEMENT_KINDS, Element, ElementError, elements_from_source, parse_elements
 from .env import TemplateFailure, load, make_environment, own_templates_dir, render, template_roots
 from .style import Style, load_style

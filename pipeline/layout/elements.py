@@ -250,7 +250,7 @@ SCHEMA: dict[str, tuple[dict[str, Callable], dict[str, Callable]]] = {
 }
 assert set(SCHEMA) == ELEMENT_KINDS
 
-#: The size a text/para element is set at when it names none (draw.py uses the same).
+#: The size a text/para element is set at when it names none (render/painter.py uses the same).
 DEFAULT_SIZE = {"text": 9.0, "para": 8.5}
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from engine.i18n import _
-from pipeline.fonts import BOLD, REGULAR
+from pipeline.render.fonts import BOLD, REGULAR
 
 #: The fonts cardpress registers; markup may name only these.
 FONT_NAMES = frozenset({REGULAR, BOLD})

@@ -26,7 +26,7 @@ from engine.errors import DataError, Location, Problem
 from engine.i18n import _
 
 from ..atomic import atomic_write, output_path
-from ..fonts import FontSet, register_fonts, subset_woff2
+from ..render.fonts import FontSet, register_fonts, subset_woff2
 
 #: Points (1/72 in) of one chart cell and the page margins.
 CELL_W, CELL_H = 270.0, 175.0

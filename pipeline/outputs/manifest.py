@@ -29,7 +29,7 @@ from ..atomic import atomic_write
 if TYPE_CHECKING:
     from engine.cards import Card
 
-    from ..draw import CardPainter
+    from ..render.painter import CardPainter
     from ..layout import Element
 
 MANIFEST_NAME = "manifest.json"

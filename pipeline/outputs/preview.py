@@ -33,10 +33,10 @@ def preview_png(game: str | Path | GameDefinition, card_id: str, back: bool = Fa
     from reportlab.lib.units import mm
     from reportlab.pdfgen.canvas import Canvas
 
-    from ..build import _faces
+    from ..plan import _faces
     from ..buildcache import card_key, open_cache
-    from ..draw import CardPainter
-    from ..fonts import register_fonts
+    from ..render.painter import CardPainter
+    from ..render.fonts import register_fonts
     from ..layout import Layouts
 
     definition = game if isinstance(game, GameDefinition) else load_game(game)

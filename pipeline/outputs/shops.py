@@ -5,7 +5,7 @@ page it came from; a shop whose spec could not be found says so there (``spec_fo
 is refused rather than guessed.
 
 Route: every face and back is painted by the same painter as the sheets into a one-card-per-page
-PDF (``pipeline.images``), rendered by pdfium at the shop's resolution (300 dpi) and cut to the
+PDF (``pipeline.outputs.images``), rendered by pdfium at the shop's resolution (300 dpi) and cut to the
 shop's page (trim + bleed, centred on the card). Then:
 
 * ``output: pdf`` (DriveThruCards): each image is converted to CMYK through the shipped ICC
@@ -41,7 +41,7 @@ from ..atomic import atomic_write, output_path
 if TYPE_CHECKING:
     from PIL import Image
 
-    from ..build import Prepared, Progress
+    from ..plan import Prepared, Progress
 
 SHOPS_DIR = templates_root() / "_common" / "shops"
 MM_PER_IN = 25.4
@@ -139,7 +139,7 @@ def _side_images(prep: Prepared, preset: Shop, bleed_mm: float, progress: Progre
     """(name, RGB image of the shop's page size) for each distinct face, then each back."""
     import pypdfium2 as pdfium
 
-    from ..images import _render_pdf
+    from .images import _render_pdf
 
     names = [*(card.id for card in prep.distinct), *(f"back-{b}" for b in prep.backs)]
     w, h = preset.page_px
@@ -167,7 +167,7 @@ def export_shop(game, shop_name: str, out_dir: Path | None = None, deck: Path | 
     """Write what ``shop_name`` asks for into ``out_dir/<shop>/`` (default dist/GAME/<shop>)."""
     from engine.definitions import GameDefinition, load_game
 
-    from ..build import prepare
+    from ..plan import prepare
 
     preset = shop(shop_name)
     definition = game if isinstance(game, GameDefinition) else load_game(game)

@@ -437,8 +437,8 @@ class CardPreviews:
 
         from engine.errors import CardpressError
 
-        from ..draw import CardPainter
-        from ..fonts import register_fonts
+        from ..render.painter import CardPainter
+        from ..render.fonts import register_fonts
         from ..layout import Layouts
 
         size, b = definition.card_size, self.bleed_mm

@@ -1,1 +1,10 @@
-"""ReportLab's home in the pipeline (see ../shared/DESIGN.md): what draws and writes PDFs."""
+"""The only home of ReportLab and pypdfium2 in the pipeline (../shared/DESIGN.md, pipeline/render/):
+fonts, the line breaker, the card painter, forms and page streams, sheets, and the one raster
+helper every picture of a card goes through."""
+
+
+def library_version() -> str:
+    """The drawing library's version: part of every build cache key (``pipeline.buildcache``)."""
+    import reportlab
+
+    return reportlab.Version

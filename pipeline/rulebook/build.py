@@ -19,7 +19,7 @@ from engine.definitions import GameDefinition, load_game
 from engine.i18n import _
 
 from pipeline.atomic import atomic_write, output_path
-from pipeline.fonts import register_fonts
+from pipeline.render.fonts import register_fonts
 
 from . import markdown as md
 from .booklet import impose_booklet

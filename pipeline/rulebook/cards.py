@@ -15,8 +15,8 @@ from typing import Any
 from engine.cards import Card, load_cards
 from engine.definitions import GameDefinition
 
-from pipeline.draw import CardFlowable, CardPainter
-from pipeline.fonts import FontSet
+from pipeline.render.painter import CardFlowable, CardPainter
+from pipeline.render.fonts import FontSet
 from pipeline.layout import Element, Layouts
 
 #: Fields whose element only decorates (no annotation number for them).
@@ -140,7 +140,7 @@ class RulebookCards:
     def painter(self) -> CardPainter:
         """The card sheets' painter, with the same rules-text size per card type as the sheets
         (``share_text_sizes``), so a card in the book is the card as printed."""
-        from pipeline.build import share_text_sizes
+        from pipeline.plan import share_text_sizes
 
         size = self.game.card_size
         painter = CardPainter(self.fonts, size.width_mm, size.height_mm, self.game.folder)

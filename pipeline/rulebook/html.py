@@ -13,7 +13,7 @@ from html import escape
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from pipeline.fonts import FontSet, subset_woff2
+from pipeline.render.fonts import FontSet, subset_woff2
 
 from . import markdown as md
 from .cards import RulebookCards

@@ -29,9 +29,9 @@ from reportlab.platypus import (
 from reportlab.platypus import Paragraph as RLParagraph
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from pipeline.text import can_break  # importing pipeline.text installs the Chinese line-breaking rules
+from pipeline.render.text import can_break  # importing pipeline.render.text installs the Chinese line-breaking rules
 from engine.i18n import _
-from pipeline.fonts import FontSet
+from pipeline.render.fonts import FontSet
 
 from . import markdown as md
 from .cards import RulebookCards
@@ -355,7 +355,7 @@ class Typesetter:
             wordWrap="CJK", spaceAfter=s * 0.55, alignment=TA_LEFT,
         )
         # Running text is justified by inter-character spacing, its last line ragged
-        # (pipeline.text, clreq §6.3); headings, table cells, captions and contents stay ragged.
+        # (pipeline.render.text, clreq §6.3); headings, table cells, captions and contents stay ragged.
         body = ParagraphStyle("body", base, alignment=TA_JUSTIFY)
         self.styles = {
             "body": body,

@@ -8,7 +8,7 @@ from the same sources as the printed material, so the phone shows what is on the
   printed (the face's text box laid out by the card templates, markup and macros stripped) and
   its printed numbers with their ``game.yaml`` labels;
 - ``face_png(card_id, width_px)``: the face drawn by the painter of ``cardpress images``
-  (``pipeline.images._render_pdf``) at trim size, rasterised by pypdfium2;
+  (``pipeline.outputs.images._render_pdf``) at trim size, rasterised by pypdfium2;
 - ``rules(term)`` / ``glossary()``: ``cardpress rules`` (``pipeline.rulebook.lookup``) as data;
 - ``text_of_everything()``: every character any of these can show (for the page's font subset).
 
@@ -127,9 +127,9 @@ class Library:
                           else load_game(self._game))
 
     def _build_catalogue(self) -> list[dict[str, Any]]:
-        from pipeline.fonts import register_fonts
+        from pipeline.render.fonts import register_fonts
         from pipeline.rulebook.cards import RulebookCards
-        from pipeline.text import plain_text
+        from pipeline.render.text import plain_text
 
         game = self.definition
         if game.folder is None:
@@ -153,7 +153,7 @@ class Library:
         return out
 
     def _prepare(self):
-        from pipeline.build import prepare
+        from pipeline.plan import prepare
 
         # One process: the server has threads of its own, and a fork copies none of them.
         return prepare(self.definition, bleed_mm=0.0, jobs=1)
@@ -208,7 +208,7 @@ class Library:
         import pypdfium2 as pdfium
         from PIL import Image
 
-        from pipeline.images import _render_pdf
+        from pipeline.outputs.images import _render_pdf
 
         with self._draw_lock:
             pdf = self._pdf.get(card_id)

@@ -21,7 +21,7 @@ import hashlib
 import threading
 from pathlib import Path
 
-from pipeline.fonts import build_fonts, subset_woff2
+from pipeline.render.fonts import build_fonts, subset_woff2
 
 #: Always in the base subset: ASCII and the punctuation and symbols the page itself draws.
 ALWAYS = "".join(chr(c) for c in range(0x20, 0x7F)) + "　、。，：；！？（）「」《》【】—…·→←↑↓✕−＋⚠▶•／％"

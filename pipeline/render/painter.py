@@ -29,9 +29,9 @@ from engine.errors import CardpressError, Location
 from engine.i18n import N_, _
 from engine.paths import UnsafePath, check_regular, confine
 
-from .art import normalised_art
+from ..art import normalised_art
 from .fonts import FontSet
-from .layout import Element
+from ..layout import Element
 from .text import TextOverflow, fit_paragraph, plain_text
 
 _ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}

@@ -1,7 +1,7 @@
 """What ``cardpress track`` prints, and a path that runs one track command without Typer. No Typer here.
 
 The text of the board, outcomes and the log is made here for both ways a command runs: the
-Typer app (``pipeline.track_cli``) and the fast path (``fast_track``), so the two cannot print
+Typer app (``pipeline.cli.track``) and the fast path (``fast_track``), so the two cannot print
 different things. The engine is imported inside the functions: the fast path must choose how
 definitions are built (``engine.CHECKED_RECORDS``) before any of it is imported.
 """
@@ -339,7 +339,7 @@ def fast_track(argv: list[str]) -> int | None:
         _error_plain(_("error: out of memory (an input far larger than any card game needs?)"))
         return 1
     except OSError as exc:
-        from .atomic import reason_of
+        from ..atomic import reason_of
 
         where = f" ({exc.filename})" if exc.filename else ""
         _error_plain(_("error: {message}").format(message=_("{reason}; nothing half-written was kept").format(

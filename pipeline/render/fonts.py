@@ -42,7 +42,7 @@ from engine.i18n import _
 from engine.keys import read_or_make_key
 from engine.paths import user_data_dir
 
-from .atomic import atomic_write
+from ..atomic import atomic_write
 
 FAMILY = "Cardpress Sans SC"
 REGULAR = "CardpressSansSC"
@@ -125,7 +125,7 @@ def build_fonts(progress=None, jobs: int | None = None) -> list[Path]:
     wanted = [out / fname for *_rest, fname in WEIGHTS]
     if all(p.is_file() for p in wanted):
         return wanted
-    from .workers import halves, in_parallel, resolve_jobs
+    from ..workers import halves, in_parallel, resolve_jobs
 
     out.mkdir(parents=True, exist_ok=True)
     src, licence = source_font()

@@ -20,9 +20,11 @@ from typer.models import TyperInfo
 from engine.errors import CardpressError
 from engine.i18n import _, ngettext
 
-from .impose import PAPERS_MM
-from . import cli_lang, completion, rulebook_cli
-from . import table_cli
+from ..impose import PAPERS_MM
+from . import lang as cli_lang
+from . import completion
+from . import rulebook as rulebook_cli
+from . import table as table_cli
 
 cli_lang.install()  # Click's and Typer's own words ("Missing argument") in the user's language
 
@@ -31,8 +33,8 @@ TRACK_HELP = ("Track a live game at the table: turns, phases, resources, reminde
 
 
 class TrackGroup(TyperGroup):
-    """``cardpress track``, whose commands are built from ``pipeline.track_cli.app`` the first time
-    they are needed (run, listed by ``track --help``, completed). track_cli makes them from every
+    """``cardpress track``, whose commands are built from ``pipeline.cli.track.app`` the first time
+    they are needed (run, listed by ``track --help``, completed). pipeline.cli.track makes them from every
     shipped game's declared rules, which imports engine.tracker and the pydantic game model
     (~0.2 s); ``build``, ``check`` or ``cardpress --help`` would otherwise pay that on every run."""
 
@@ -40,14 +42,14 @@ class TrackGroup(TyperGroup):
 
     @property
     def lazy_loaded(self) -> bool:
-        """Whether the commands are made yet (``cli_lang.translate`` leaves them until then)."""
+        """Whether the commands are made yet (``lang.translate`` leaves them until then)."""
         return self._loaded is not None
 
     @property
     def commands(self) -> MutableMapping:
         if self._loaded is None:
-            from .cli_lang import translate
-            from .track_cli import app as track
+            from .lang import translate
+            from .track import app as track
 
             # Built as add_typer would have: in this group's (the root's) markup mode.
             self._loaded = typer.main.get_group_from_info(
@@ -59,8 +61,8 @@ class TrackGroup(TyperGroup):
 
     @commands.setter
     def commands(self, declared: MutableMapping) -> None:
-        """Typer hands over the commands declared on this group's own app: none (they are track_cli's)."""
-        assert not declared, "track commands belong in pipeline.track_cli"
+        """Typer hands over the commands declared on this group's own app: none (they are pipeline.cli.track's)."""
+        assert not declared, "track commands belong in pipeline.cli.track"
 
 
 app = typer.Typer(
@@ -87,7 +89,7 @@ def _version(asked: bool) -> None:
 def _language(ctx: typer.Context, lang: str | None) -> None:
     from engine.i18n import UnknownLanguage, set_language
 
-    from .cli_lang import translate
+    from .lang import translate
 
     try:
         set_language(lang)
@@ -131,7 +133,7 @@ def fail(exc: CardpressError) -> None:
 def reported() -> Iterator[None]:
     """Turn library errors (and the operating system's: a full disk, a read-only folder) into
     one message and exit code 1. ``main()`` has the same net, but tests run without it."""
-    from .atomic import reason_of
+    from ..atomic import reason_of
 
     try:
         yield
@@ -289,9 +291,9 @@ def build(
     """
     from engine.data.remote import reporting
 
-    from .build import BuildOptions, build_sheets
+    from ..plan import BuildOptions, build_sheets
 
-    from .impose import KINDS
+    from ..impose import KINDS
 
     papers = (_paper(paper),) if paper else tuple(PAPERS_MM)
     if layout not in KINDS:
@@ -360,9 +362,9 @@ def images(
 
     Example: cardpress images duel --deck swords --no-tts --dpi 600
     """
-    from .atomic import output_path
-    from .build import prepare
-    from .images import write_images
+    from ..atomic import output_path
+    from ..plan import prepare
+    from ..outputs.images import write_images
 
     with reported(), progress_bar() as progress:
         prep = prepare(game, deck, bleed, progress)
@@ -406,8 +408,8 @@ def watch(
 
     Example: cardpress watch duel --paper a4 --deck artillery --open --port 8765 --no-browser
     """
-    from .build import BuildOptions
-    from .watch import watch as watch_game
+    from ..plan import BuildOptions
+    from ..watch import watch as watch_game
 
     papers = (_paper(paper),) if paper else tuple(PAPERS_MM)
     options = BuildOptions(papers=papers, out_dir=out, deck=deck)
@@ -431,8 +433,8 @@ def preview(
 
     Example: cardpress preview ./my-game scout --back --png back.png --dpi 150
     """
-    from .atomic import atomic_write, output_path
-    from .outputs.preview import preview_png
+    from ..atomic import atomic_write, output_path
+    from ..outputs.preview import preview_png
 
     with reported():
         data = preview_png(game, card, back=back, dpi=dpi, bleed_mm=bleed)
@@ -461,7 +463,7 @@ def calibrate(
 
     Example: cardpress calibrate --back-offset 0.5,-1   (verify a correction)
     """
-    from .calibrate import write_calibration
+    from ..outputs.calibration import write_calibration
 
     paper = _paper(paper)
     target = out or Path("dist") / f"calibration-{paper}.pdf"
@@ -507,7 +509,7 @@ def check(game: GameArg,
             count=len(report.problems), game=report.game.name)), err=True, fg=typer.colors.RED)
         raise typer.Exit(1)
     if render:
-        from .build import render_check
+        from ..plan import render_check
 
         with reported():
             errors = render_check(report)
@@ -551,7 +553,7 @@ def cards(game: GameArg,
     from engine.cards import load_cards
     from engine.definitions import load_game
 
-    from .export import export_cards
+    from ..outputs.spreadsheet import export_cards
 
     with reported():
         definition = load_game(game)
@@ -590,7 +592,7 @@ def export(
 
     Example: cardpress export backrooms --shop thegamecrafter --deck meg-vanguard --out upload/
     """
-    from .outputs.shops import describe, export_shop
+    from ..outputs.shops import describe, export_shop
 
     with reported(), progress_bar() as progress:
         result = export_shop(game, shop, out, deck, progress)
@@ -628,8 +630,8 @@ def deck(game: GameArg,
     from engine.decks import read_deck, user_deck
     from engine.definitions import load_game
 
-    from .atomic import output_path
-    from .outputs.charts import write_deck_picture
+    from ..atomic import output_path
+    from ..outputs.charts import write_deck_picture
 
     with reported():
         definition = load_game(game)
@@ -672,7 +674,7 @@ def schema(game: GameArg,
     from engine.cards import load_cards
     from engine.definitions import load_game
 
-    from .outputs.schema import default_folder, write_schemas
+    from ..outputs.schema import default_folder, write_schemas
 
     with reported():
         definition = load_game(game)
@@ -697,7 +699,7 @@ def new(path: Annotated[Path, typer.Argument(help="Folder to create (must not ex
 
     Example: cardpress rulebook ./my-game && cardpress rules ./my-game 回合
     """
-    from .scaffold import scaffold
+    from ..scaffold import scaffold
 
     with reported():
         folder = scaffold(path, name)
@@ -712,7 +714,7 @@ def fonts() -> None:
 
     Example: cardpress fonts
     """
-    from .fonts import FAMILY, build_fonts
+    from ..render.fonts import FAMILY, build_fonts
 
     with reported():
         paths = build_fonts(progress=lambda label: typer.echo(_("building {font} …").format(font=label), err=True))
@@ -740,7 +742,7 @@ def main() -> None:
         typer.secho(_("error: {message}").format(message=exc), err=True, fg=typer.colors.RED)
         sys.exit(1)
     except OSError as exc:
-        from .atomic import reason_of
+        from ..atomic import reason_of
 
         where = f" ({exc.filename})" if exc.filename else ""
         typer.secho(_("error: {message}").format(message=_("{reason}; nothing half-written was kept").format(

@@ -93,8 +93,8 @@ def table(
     from engine.paths import user_data_dir
     from engine.live import LiveGame
 
-    from .table.server import make_app
-    from .track_cli import _parse_decks
+    from ..table.server import make_app
+    from .track import _parse_decks
     from .track_view import Failed, open_live, opened_store
 
     extra = [a for a in ctx.args if not a.startswith("-")]
@@ -125,7 +125,7 @@ def table(
     port = sock.getsockname()[1]
     ssl = {}
     if https:
-        from .table.cert import certificate
+        from ..table.cert import certificate
 
         cert, key = certificate(user_data_dir() / "table", [address])
         ssl = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}

@@ -49,7 +49,7 @@ from engine.definitions import COMMON_FIELDS, FieldSpec, GameDefinition
 from engine.errors import CardpressError
 from engine.i18n import _
 
-from .atomic import atomic_write
+from ..atomic import atomic_write
 
 
 class ExportError(CardpressError):

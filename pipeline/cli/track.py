@@ -29,9 +29,9 @@ from engine.tracker.core import commands_of
 from engine.tracker.kit import CommandSpec, Param, declared_commands, fill, shipped_numbers
 from engine.live.session import FIRST_RANDOM, GAME_ENV, activity_time, import_game, intact_export, parse_log
 
-from .atomic import atomic_write, reason_of
-from .cli import TRACK_HELP
-from .cli_lang import compose
+from ..atomic import atomic_write, reason_of
+from .app import TRACK_HELP
+from .lang import compose
 from .track_view import (Failed, NotRead, board, log_json_text, log_text, open_live, opened_store,
                          outcome_lines, read_words, run_declared, status_json_text)
 
@@ -303,7 +303,7 @@ def _typer_default(p: Param, numbers: dict[str, Any]) -> tuple[Any, Any]:
 
 def _declared_help(text: str, numbers: dict[str, Any]) -> str:
     """A declaration's help (an N_-marked msgid) with the game's numbers filled in, in English for
-    Typer, and in the language in force when the help is shown (``cli_lang.compose``)."""
+    Typer, and in the language in force when the help is shown (``lang.compose``)."""
     english = fill(text, numbers)
     if text.strip():
         compose(english, lambda: fill(tr(text), numbers), (text,))

@@ -39,12 +39,12 @@ from PIL import Image
 
 from engine.i18n import _
 
-from .atomic import atomic_write, output_path
-from .fonts import release_font_files
-from .outputs.tts import TTS_COLS, TTS_MAX_PX, TTS_ROWS, TtsDeck, plan_decks, write_saved_object
+from ..atomic import atomic_write, output_path
+from ..render.fonts import release_font_files
+from .tts import TTS_COLS, TTS_MAX_PX, TTS_ROWS, TtsDeck, plan_decks, write_saved_object
 
 if TYPE_CHECKING:
-    from .build import Prepared, Progress
+    from ..plan import Prepared, Progress
 
 #: Print shops' usual bleed: 1/8 inch.
 SHOP_BLEED_MM = 25.4 / 8
@@ -75,8 +75,8 @@ def _render_pdf(prep: Prepared, bleed_mm: float, target: Path | None = None) -> 
     from reportlab.lib.units import mm
     from reportlab.pdfgen.canvas import Canvas
 
-    from .build import paint_forms
-    from .render.streams import compress_page, save
+    from ..plan import paint_forms
+    from ..render.streams import compress_page, save
 
     size = prep.game.card_size
     w, h = (size.width_mm + 2 * bleed_mm) * mm, (size.height_mm + 2 * bleed_mm) * mm
@@ -104,7 +104,7 @@ def _render_pdfs(prep: Prepared, bleed_mm: float, folder: Path, jobs: int) -> li
     rest and the backs. Returns each image's (PDF, page, name) in output order (cards, then backs)."""
     from dataclasses import replace
 
-    from .workers import halves, in_parallel
+    from ..workers import halves, in_parallel
 
     distinct = prep.distinct
     theirs, mine = halves(distinct) if jobs > 1 else ([], distinct)

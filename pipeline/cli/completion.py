@@ -27,6 +27,6 @@ def games(incomplete: str) -> list[str]:
 
 
 def papers(incomplete: str) -> list[str]:
-    from .impose import PAPERS_MM
+    from ..impose import PAPERS_MM
 
     return [paper for paper in PAPERS_MM if paper.startswith(incomplete.lower())]

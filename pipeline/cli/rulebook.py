@@ -52,8 +52,8 @@ def rulebook(
     """
     from rich.progress import BarColumn, Progress, TextColumn
 
-    from .cli import fail
-    from .rulebook.build import RulebookOptions, build_rulebook
+    from .app import fail
+    from ..rulebook.build import RulebookOptions, build_rulebook
 
     options = RulebookOptions(paper=paper.value, booklet=booklet, format=format.value, out_dir=out,
                               duplex=duplex.value)
@@ -93,8 +93,8 @@ def rules(
     from rich.markup import escape
     from rich.panel import Panel
 
-    from .cli import fail
-    from .rulebook.lookup import MAX_LINES_PER_SECTION, lookup
+    from .app import fail
+    from ..rulebook.lookup import MAX_LINES_PER_SECTION, lookup
 
     try:
         result = lookup(game, term)

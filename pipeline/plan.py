@@ -31,8 +31,8 @@ from engine.i18n import _ as tr
 from .art import ArtError
 from .atomic import atomic_write, output_path
 from .buildcache import BuildCache, card_key, open_cache
-from .draw import CardPainter, CardTextError
-from .fonts import FontError, load_font_files, register_fonts
+from .render.painter import CardPainter, CardTextError
+from .render.fonts import FontError, load_font_files, register_fonts
 from .impose import CUTTER_KINDS, MARK_GAP_MM, PAPERS_MM, Cell, Flip, Kind, SheetLayout, choose_layout
 from .outputs.cutfile import check_radius
 from .layout import Element, Layouts

@@ -17,9 +17,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from engine.i18n import _
 
-from .atomic import atomic_write
-from .fonts import FontError, register_fonts
-from .impose import PAPERS_MM, Flip, LayoutError
+from ..atomic import atomic_write
+from ..render.fonts import FontError, register_fonts
+from ..impose import PAPERS_MM, Flip, LayoutError
 
 SCALE_MM = 5  # the scale reads ±5 mm, in 0.5 mm steps
 INSET_MM = 22  # corner targets this far inside the printable margin
