@@ -221,6 +221,11 @@ class CardSize(_Model):
     width_mm: CardMM = 63.0
     height_mm: CardMM = 88.0
 
+    @property
+    def mm(self) -> tuple[float, float]:
+        """(width, height) in millimetres."""
+        return self.width_mm, self.height_mm
+
     @model_validator(mode="before")
     @classmethod
     def _preset(cls, value: Any) -> Any:

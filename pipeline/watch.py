@@ -26,7 +26,8 @@ from engine.errors import CardpressError
 from engine.i18n import _
 from engine.paths import templates_root
 
-from .plan import BuildOptions, BuildResult, build_sheets
+from .outputs.sheets import BuildResult, build_sheets
+from .plan import BuildOptions
 
 #: Milliseconds a burst of file events is gathered into one rebuild.
 DEBOUNCE_MS = 150

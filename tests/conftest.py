@@ -26,7 +26,8 @@ def pytest_configure(config):
 @pytest.fixture(scope="session")
 def duel_sheets(tmp_path_factory):
     """The shipped duel game built for both papers: {paper: Path}, plus the BuildResult."""
-    from pipeline.plan import BuildOptions, build_sheets
+    from pipeline.outputs.sheets import build_sheets
+    from pipeline.plan import BuildOptions
 
     out = tmp_path_factory.mktemp("duel-sheets")
     result = build_sheets("duel", BuildOptions(out_dir=out))

@@ -5,7 +5,8 @@ from __future__ import annotations
 from PIL import Image
 from pypdf import PdfReader
 
-from pipeline.plan import BuildOptions, build_sheets
+from pipeline.outputs.sheets import build_sheets
+from pipeline.plan import BuildOptions
 from pipeline.render.fonts import build_fonts, cache_dir
 from pipeline.scaffold import scaffold
 

@@ -12,7 +12,9 @@ import pytest
 
 from engine.errors import CardpressError, DataError
 from pipeline import workers
-from pipeline.plan import BuildOptions, CardErrors, build_sheets
+from pipeline.outputs.sheets import build_sheets
+from pipeline.plan import BuildOptions
+from pipeline.render.forms import CardErrors
 from pipeline.scaffold import scaffold
 
 pytestmark = pytest.mark.skipif(not workers.can_fork(), reason="fork is how a build uses a second core")
@@ -109,7 +111,8 @@ def test_two_processes_write_the_pdfs_one_process_writes(tmp_path, monkeypatch):
         calls.append(jobs)
         return real(child, parent, jobs, waiting)
 
-    monkeypatch.setattr("pipeline.plan.in_parallel", spy)
+    monkeypatch.setattr("pipeline.plan.in_parallel", spy)          # the text fitting
+    monkeypatch.setattr("pipeline.outputs.sheets.in_parallel", spy)  # the papers
     for jobs in (1, 2):
         build_sheets("ridm", BuildOptions(out_dir=tmp_path / str(jobs), jobs=jobs, cache=False))
     assert calls == [1, 2, 2]  # one process: fitting in line; two: fitting and the papers split

@@ -21,7 +21,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from engine.cards import load_cards
 from engine.definitions import load_game
-from pipeline.plan import BuildOptions, build_sheets, prepare
+from pipeline.outputs.sheets import build_sheets
+from pipeline.plan import BuildOptions, prepare
 from pipeline.layout import Layouts
 
 RING_PT = 1.2  # the badge's white ring (base-card.j2)

@@ -21,7 +21,8 @@ from engine.check import check_game
 from engine.definitions import CARD_SIZE_PRESETS, CardSize, load_game
 from engine.errors import DataError
 from engine.paths import card_data_root
-from pipeline.plan import BuildOptions, build_sheets, render_check
+from pipeline.outputs.sheets import build_sheets
+from pipeline.plan import BuildOptions, render_check
 from pipeline.cli.app import app
 from pipeline.layout import Layouts
 from pipeline.layout.bounds import check_bounds, element_box

@@ -6,7 +6,8 @@ from typer.testing import CliRunner
 
 from engine.decks import find_deck
 from engine.definitions import load_game
-from pipeline.plan import BuildOptions, build_sheets
+from pipeline.outputs.sheets import build_sheets
+from pipeline.plan import BuildOptions
 from pipeline.cli.app import app
 
 runner = CliRunner()

@@ -13,7 +13,8 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from pipeline.plan import BuildOptions, build_sheets
+from pipeline.outputs.sheets import build_sheets
+from pipeline.plan import BuildOptions
 from pipeline.impose import PAPERS_MM, choose_layout
 
 PX_PER_MM = 10  # 254 dpi: a shift of 0.1 mm is one pixel

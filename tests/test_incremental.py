@@ -11,7 +11,8 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from pipeline.plan import BuildOptions, build_sheets
+from pipeline.outputs.sheets import build_sheets
+from pipeline.plan import BuildOptions
 
 CARD = "scout-hawk"
 

@@ -9,7 +9,9 @@ import pytest
 
 from engine import i18n
 from engine.errors import CardpressError
-from pipeline.plan import DRAWING, BuildOptions, Label, build_sheets, key_of, prepare
+from pipeline.outputs.sheets import build_sheets
+from pipeline.plan import BuildOptions, prepare
+from pipeline.progress import DRAWING, Label, key_of
 from pipeline.impose import choose_layout
 from pipeline.scaffold import scaffold
 

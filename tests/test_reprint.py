@@ -10,7 +10,8 @@ from PIL import Image
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
-from pipeline.plan import BuildOptions, build_sheets
+from pipeline.outputs.sheets import build_sheets
+from pipeline.plan import BuildOptions
 from pipeline.cli.app import app
 from pipeline.outputs.manifest import ManifestError
 from pipeline.scaffold import scaffold

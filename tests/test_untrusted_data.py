@@ -460,7 +460,8 @@ def test_nonsense_lengths_are_refused(game, option, value):
 
 
 def test_nonsense_lengths_are_refused_by_the_library_too(game):
-    from pipeline.plan import BuildOptionError, BuildOptions, build_sheets
+    from pipeline.outputs.sheets import build_sheets
+    from pipeline.plan import BuildOptionError, BuildOptions
 
     with pytest.raises(BuildOptionError, match="back-offset"):
         build_sheets(game, BuildOptions(back_offset_mm=(float("nan"), 0.0), out_dir=game.parent / "out"))
@@ -474,7 +475,8 @@ def test_a_drawing_error_is_recorded_per_card(game):
 
     from engine.check import check_game
     from pipeline.art import ArtError
-    from pipeline.plan import CardErrors, paint_forms, prepare
+    from pipeline.plan import prepare
+    from pipeline.render.forms import CardErrors, paint_forms
 
     prep = prepare(game, report=check_game(game))
     real = prep.painter.paint

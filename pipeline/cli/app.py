@@ -291,7 +291,8 @@ def build(
     """
     from engine.data.remote import reporting
 
-    from ..plan import BuildOptions, build_sheets
+    from ..outputs.sheets import build_sheets
+    from ..plan import BuildOptions
 
     from ..impose import KINDS
 

@@ -44,7 +44,8 @@ from ..render.fonts import release_font_files
 from .tts import TTS_COLS, TTS_MAX_PX, TTS_ROWS, TtsDeck, plan_decks, write_saved_object
 
 if TYPE_CHECKING:
-    from ..plan import Prepared, Progress
+    from ..plan import Prepared
+    from ..progress import Progress
 
 #: Print shops' usual bleed: 1/8 inch.
 SHOP_BLEED_MM = 25.4 / 8
@@ -75,7 +76,7 @@ def _render_pdf(prep: Prepared, bleed_mm: float, target: Path | None = None) -> 
     from reportlab.lib.units import mm
     from reportlab.pdfgen.canvas import Canvas
 
-    from ..plan import paint_forms
+    from ..render.forms import paint_forms
     from ..render.streams import compress_page, save
 
     size = prep.game.card_size

@@ -41,7 +41,8 @@ from ..atomic import atomic_write, output_path
 if TYPE_CHECKING:
     from PIL import Image
 
-    from ..plan import Prepared, Progress
+    from ..plan import Prepared
+    from ..progress import Progress
 
 SHOPS_DIR = templates_root() / "_common" / "shops"
 MM_PER_IN = 25.4
