@@ -199,3 +199,56 @@ def test_a_card_of_its_own_size_is_painted_at_that_size(tmp_path):
         name_chars = [ch for ch in page.chars if ch["text"] == level.name[0]]
         assert name_chars and min(page.height - ch["top"] for ch in name_chars) < top
         assert any(top - (page.height - ch["top"]) < 12 * pt for ch in name_chars)
+
+
+def _tarot_levels(tmp_path: Path) -> Path:
+    folder = _game(tmp_path, "backrooms")
+    text = (folder / "game.yaml").read_text(encoding="utf-8")
+    (folder / "game.yaml").write_text(re.sub(r"^(  level:\n)", r"\1    card_size: tarot\n", text, count=1,
+                                             flags=re.M), encoding="utf-8")
+    return folder
+
+
+def test_a_print_of_only_other_sized_cards_is_imposed_on_their_layout(tmp_path):
+    """A deck of only the tarot-sized levels of a poker game: its sheets are laid out for 70 × 120
+    mm cards (not the game's poker grid, which would cut them)."""
+    folder = _tarot_levels(tmp_path)
+    for path in (folder / "cards").iterdir():   # only the levels remain (and no deck needs the rest)
+        if path.name != "levels.yaml":
+            path.unlink()
+    shutil.rmtree(folder / "decks")
+    result = build_sheets(folder, BuildOptions(papers=("a4",), out_dir=tmp_path / "out", jobs=1, cache=False))
+    sheet = result.files[0]
+    assert [(lay.card_w, lay.card_h) for lay in sheet.layouts] == [(70, 120)]
+    with pdfplumber.open(sheet.path) as pdf:
+        trim = pdf.pages[0].trimbox
+        cells = sheet.layout.front_cells()[:2]
+        pt = 72 / 25.4
+        assert trim[2] - trim[0] == pytest.approx((max(c.x + c.w for c in cells) - min(c.x for c in cells)) * pt, abs=0.2)
+
+
+def test_card_images_and_tts_cells_take_each_cards_own_size(tmp_path):
+    """``cardpress images``: a tarot-sized level's PNG is 70 × 120 mm plus bleed, a poker card's
+    63 × 88; each TTS deck (one per back) has the cells of its own card size."""
+    from PIL import Image
+
+    from pipeline.outputs.images import write_images
+    from pipeline.plan import prepare
+
+    folder = _tarot_levels(tmp_path)
+    bleed, dpi = 25.4 / 8, 60
+    prep = prepare(folder, None, bleed, jobs=1)
+    result = write_images(prep, tmp_path / "img", dpi, bleed, True, workers=1)
+    px = lambda mm: mm / 25.4 * dpi  # noqa: E731
+    level = next(c for c in prep.distinct if c.type == "level")
+    other = next(c for c in prep.distinct if c.type != "level" and prep.game.card_size_of(c.type).mm == (63, 88))
+    for card, (w, h) in ((level, (70, 120)), (other, (63, 88))):
+        with Image.open(tmp_path / "img" / "images" / f"{card.id}.png") as im:
+            assert abs(im.width - px(w + 2 * bleed)) <= 1 and abs(im.height - px(h + 2 * bleed)) <= 1, card.id
+    level_back = prep.back_of(level)
+    for deck in result.tts_decks:
+        with Image.open(deck.sheets[0].path) as sheet:
+            cell_w, cell_h = sheet.width / 10, sheet.height / 7
+        w, h = prep.game.back_size(deck.back).mm
+        assert abs(cell_w / cell_h - w / h) < 0.02, deck.back
+    assert any(deck.back == level_back for deck in result.tts_decks)

@@ -58,7 +58,8 @@ def test_two_workers_write_the_same_images_as_one_and_as_a_direct_render(tmp_pat
     rendering was split and cells were made per card)."""
     import pypdfium2 as pdfium
 
-    from pipeline.outputs.images import _render_pdf, write_images
+    from pipeline.outputs.images import write_images
+    from pipeline.render.raster import faces_pdf
 
     prep = _prepared(tmp_path)
     one = write_images(prep, tmp_path / "one", 120, 25.4 / 8, True, workers=1)
@@ -66,12 +67,13 @@ def test_two_workers_write_the_same_images_as_one_and_as_a_direct_render(tmp_pat
     assert [p.name for p in one.cards + one.backs] == [p.name for p in two.cards + two.backs]
     for a, b in zip(one.cards + one.backs + one.tts_sheets, two.cards + two.backs + two.tts_sheets):
         assert a.read_bytes() == b.read_bytes(), a.name
-    pdf = pdfium.PdfDocument(_render_pdf(prep, 25.4 / 8))
+    pdf = pdfium.PdfDocument(faces_pdf(prep, 25.4 / 8))
     try:
         for n, path in enumerate(two.cards + two.backs):
             direct = pdf[n].render(scale=120 / 72).to_pil().convert("RGB")
             with Image.open(path) as im:
                 assert im.size == direct.size and round(im.info["dpi"][0]) == 120
+                assert "srgb" in im.info, path.name   # the pixels are declared sRGB
                 assert np.array_equal(np.asarray(im.convert("RGB")), np.asarray(direct)), path.name
     finally:
         pdf.close()
@@ -86,7 +88,7 @@ def test_tts_cells_are_the_card_images_trimmed_and_resized(tmp_path):
 
     prep = _prepared(tmp_path)
     result = write_images(prep, tmp_path / "out", 120, 25.4 / 8, True, workers=2)
-    cell, cut = tts_cell(prep, 120), round(25.4 / 8 / 25.4 * 120)
+    cell, cut = tts_cell(prep.game.card_size.mm, 120), round(25.4 / 8 / 25.4 * 120)
     with Image.open(result.tts_sheets[0]) as im:
         sheet = np.asarray(im.convert("RGB"), dtype=float)
 

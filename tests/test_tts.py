@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import SimpleNamespace
 from urllib.parse import unquote, urlparse
 
 import numpy as np
@@ -177,8 +176,7 @@ def test_sheets_stay_within_tts_4096_px_at_any_resolution(dpi):
     from pipeline.outputs.tts import TTS_COLS, TTS_ROWS
 
     for w, h in ((63, 88), (70, 120), (70, 70), (88, 63)):
-        prep = SimpleNamespace(game=SimpleNamespace(card_size=SimpleNamespace(width_mm=w, height_mm=h)))
-        cw, ch = tts_cell(prep, dpi)
+        cw, ch = tts_cell((w, h), dpi)
         assert cw * TTS_COLS <= 4096 and ch * TTS_ROWS <= 4096
         assert abs(cw / ch - w / h) < 0.01
 

@@ -21,26 +21,20 @@ time.
 
 from __future__ import annotations
 
-import ctypes
-import math
 import multiprocessing
 import os
-import struct
 import tempfile
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pypdfium2 as pdfium
-import pypdfium2.raw as pdfium_c
-from isal import isal_zlib
 from PIL import Image
 
 from engine.i18n import _
 
 from ..atomic import atomic_write, output_path
 from ..render.fonts import release_font_files
+from ..render.raster import OpenPages, faces_pdf, full_size, png_of_rows, render_rows, trimmed_place
 from .tts import TTS_COLS, TTS_MAX_PX, TTS_ROWS, TtsDeck, plan_decks, write_saved_object
 
 if TYPE_CHECKING:
@@ -49,7 +43,6 @@ if TYPE_CHECKING:
 
 #: Print shops' usual bleed: 1/8 inch.
 SHOP_BLEED_MM = 25.4 / 8
-PNG_LEVEL = 1  # ISA-L's fastest deflate: files ~5 % larger than zlib's level 1 (ISA-L has 0-3)
 #: Pages per task handed to a worker (small enough for even shares and a live progress bar).
 CHUNK = 12
 #: Below this many images one process is faster than starting two.
@@ -69,36 +62,6 @@ class ImagesResult:
     size_px: tuple[int, int] = (0, 0)
 
 
-def _render_pdf(prep: Prepared, bleed_mm: float, target: Path | None = None) -> bytes | None:
-    """The one-card-per-page PDF (faces, then backs): written to ``target``, or returned."""
-    import io
-
-    from reportlab.lib.units import mm
-    from reportlab.pdfgen.canvas import Canvas
-
-    from ..render.forms import paint_forms
-    from ..render.streams import compress_page, save
-
-    size = prep.game.card_size
-    w, h = (size.width_mm + 2 * bleed_mm) * mm, (size.height_mm + 2 * bleed_mm) * mm
-    buf = io.BytesIO() if target is None else None
-    c = Canvas(buf if buf is not None else str(target), pagesize=(w, h), initialFontName=prep.painter.fonts.regular,
-               pageCompression=1)
-    form_of, back_form = paint_forms([c], prep)
-    for name in [*form_of.values(), *back_form.values()]:
-        c.saveState()
-        c.translate(bleed_mm * mm, bleed_mm * mm)
-        c.doForm(name)
-        c.restoreState()
-        c.showPage()
-        compress_page(c)
-    if buf is not None:
-        c.save()
-        return buf.getvalue()
-    save(c, target)
-    return None
-
-
 def _render_pdfs(prep: Prepared, bleed_mm: float, folder: Path, jobs: int) -> list[tuple[str, int, str]]:
     """The card PDFs to render, painted on ``jobs`` processes (``pipeline.workers``): with 2, a
     forked child paints every other card into a PDF of its own while this process paints the
@@ -113,10 +76,10 @@ def _render_pdfs(prep: Prepared, bleed_mm: float, folder: Path, jobs: int) -> li
 
     def child() -> None:
         if theirs:  # one process: nothing to paint here, and no empty PDF
-            _render_pdf(replace(prep, sequence=theirs, backs={}), bleed_mm, Path(pdfs["theirs"]))
+            faces_pdf(replace(prep, sequence=theirs, backs={}), bleed_mm, Path(pdfs["theirs"]))
 
     def parent() -> None:
-        _render_pdf(replace(prep, sequence=mine), bleed_mm, Path(pdfs["mine"]))
+        faces_pdf(replace(prep, sequence=mine), bleed_mm, Path(pdfs["mine"]))
 
     in_parallel(child, parent, jobs)
     page = {card.id: (pdfs["theirs"], n) for n, card in enumerate(theirs)}
@@ -125,51 +88,21 @@ def _render_pdfs(prep: Prepared, bleed_mm: float, folder: Path, jobs: int) -> li
     return order + [(pdfs["mine"], len(mine) + n, f"back-{back}") for n, back in enumerate(prep.backs)]
 
 
-def _png(rows: memoryview, width: int, height: int, dpi: int) -> bytes:
-    """RGB rows, each already led by its filter byte 0 (none), as PNG: the same pixels and pHYs
-    (dpi) as Pillow's writer. Pillow tries every row filter, the bulk of its time; unfiltered rows
-    deflated by ISA-L at level 1 take 3 ms per 300 dpi card (zlib level 1: 14 ms), files ~5 %
-    larger than zlib's."""
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    ppm = int(dpi / 0.0254 + 0.5)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
-            + chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)) + chunk(b"IDAT", isal_zlib.compress(rows, PNG_LEVEL))
-            + chunk(b"IEND", b""))
-
-
-def _render_rows(page: pdfium.PdfPage, width: int, height: int, place: tuple[int, int, int, int]) -> memoryview:
-    """Render ``page`` (drawn at ``place`` = x, y, width, height in bitmap pixels) into a
-    ``width`` × ``height`` RGB bitmap whose rows sit one byte apart, so that the buffer *is* a PNG's
-    raw image data (each row led by filter byte 0): no copy between pdfium and deflate. The pixels
-    are those of ``page.render()`` (same flags: annotations on, white fill; RGB byte order)."""
-    stride = 3 * width + 1
-    buf = (ctypes.c_ubyte * (stride * height))()  # zeroed: every row's filter byte is 0
-    first_row = ctypes.cast(ctypes.byref(buf, 1), ctypes.POINTER(ctypes.c_ubyte))
-    bitmap = pdfium_c.FPDFBitmap_CreateEx(width, height, pdfium_c.FPDFBitmap_BGR, first_row, stride)
-    try:
-        pdfium_c.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xFFFFFFFF)
-        pdfium_c.FPDF_RenderPageBitmap(bitmap, page, *place, 0, pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER)
-    finally:
-        pdfium_c.FPDFBitmap_Destroy(bitmap)
-    return memoryview(buf).cast("B")
-
-
 def _save(image: Image.Image, path: Path, **params) -> Path:
     with atomic_write(path) as tmp:
         image.save(tmp, format="PNG" if path.suffix == ".png" else "JPEG", **params)
     return path
 
 
-def tts_cell(prep: Prepared, dpi: int) -> tuple[int, int]:
-    """(cell w, cell h): the TTS slot size for this card size and resolution."""
-    size = prep.game.card_size
-    cell_w = min(TTS_MAX_PX // TTS_COLS, round(size.width_mm / 25.4 * dpi))
-    cell_h = round(cell_w * size.height_mm / size.width_mm)
+def tts_cell(size_mm: tuple[float, float], dpi: int) -> tuple[int, int]:
+    """(cell w, cell h): the TTS slot size for cards of ``size_mm`` at ``dpi`` (a 10 × 7 sheet
+    stays within TTS's 4096 px)."""
+    w, h = size_mm
+    cell_w = min(TTS_MAX_PX // TTS_COLS, round(w / 25.4 * dpi))
+    cell_h = round(cell_w * h / w)
     if cell_h * TTS_ROWS > TTS_MAX_PX:
         cell_h = TTS_MAX_PX // TTS_ROWS
-        cell_w = round(cell_h * size.width_mm / size.height_mm)
+        cell_w = round(cell_h * w / h)
     return cell_w, cell_h
 
 
@@ -178,56 +111,31 @@ def tts_cell(prep: Prepared, dpi: int) -> tuple[int, int]:
 _job: dict = {}
 
 
-def _open(dpi: int, cell: tuple[int, int], bleed_mm: float) -> None:
-    _job.update(docs={}, dpi=dpi, cell=cell, bleed_pt=bleed_mm / 25.4 * 72)
+def _open(dpi: int, bleed_mm: float) -> None:
+    _job.update(pages=OpenPages(), dpi=dpi, bleed_pt=bleed_mm / 25.4 * 72)
 
 
-def _document(pdf: str) -> pdfium.PdfDocument:
-    """This worker's open copy of ``pdf``. Pages come PDF by PDF, so the previous one is closed
-    when the next is opened: pdfium keeps what a document decoded (its art) until it is closed."""
-    docs = _job["docs"]
-    if pdf not in docs:
-        for other in docs.values():
-            other.close()
-        docs.clear()
-        docs[pdf] = pdfium.PdfDocument(pdf)
-    return docs[pdf]
-
-
-def _full_place(page: pdfium.PdfPage, dpi: int) -> tuple[int, int]:
-    """The full image's size in pixels: what ``page.render(scale=dpi / 72)`` makes (rounded up)."""
-    return math.ceil(page.get_width() * dpi / 72), math.ceil(page.get_height() * dpi / 72)
-
-
-def _cell_place(page: pdfium.PdfPage, cell: tuple[int, int], bleed_pt: float) -> tuple[int, int, int, int]:
-    """Where to draw the page so that its trimmed card (bleed cut off) fills exactly ``cell``: the
-    TTS image is rendered from the vector page at its own size (5-6 ms) rather than resampled
-    from the 300 dpi render (LANCZOS: 16 ms)."""
-    sx = cell[0] / (page.get_width() - 2 * bleed_pt)
-    sy = cell[1] / (page.get_height() - 2 * bleed_pt)
-    return -round(bleed_pt * sx), -round(bleed_pt * sy), round(page.get_width() * sx), round(page.get_height() * sy)
-
-
-def _render_range(task: list[tuple[str, int, Path, Path | None]]) -> tuple[int, tuple[int, int]]:
-    """Render each (PDF, page, PNG path, TTS cell path or None) of ``task``."""
+def _render_range(task: list[tuple[str, int, Path, Path | None, tuple[int, int]]]) -> tuple[int, tuple[int, int]]:
+    """Render each (PDF, page, PNG path, TTS cell path or None, TTS cell size) of ``task``."""
     dpi, size = _job["dpi"], (0, 0)
-    for pdf, n, png, cell_png in task:
-        page = _document(pdf)[n]
-        size = _full_place(page, dpi)
-        rows = _render_rows(page, *size, (0, 0, *size))
+    for pdf, n, png, cell_png, cell in task:
+        page = _job["pages"].page(pdf, n)
+        size = full_size(page, dpi)
+        rows = render_rows(page, *size, (0, 0, *size))
         with atomic_write(png) as tmp:
-            tmp.write_bytes(_png(rows, *size, dpi))
+            tmp.write_bytes(png_of_rows(rows, *size, dpi))
         del rows
         if cell_png is not None:
-            cell = _job["cell"]
-            cell_png.write_bytes(_png(_render_rows(page, *cell, _cell_place(page, cell, _job["bleed_pt"])), *cell, dpi))
+            cell_png.write_bytes(png_of_rows(render_rows(page, *cell, trimmed_place(page, cell, _job["bleed_pt"])),
+                                             *cell, dpi))
         page.close()
     return len(task), size
 
 
 def _close() -> None:
-    for doc in _job.pop("docs", {}).values():
-        doc.close()
+    pages = _job.pop("pages", None)
+    if pages is not None:
+        pages.close()
 
 
 # --- parent side ---------------------------------------------------------------------------------
@@ -244,14 +152,16 @@ def write_images(prep: Prepared, out_dir: Path, dpi: int = 300, bleed_mm: float 
     names = [*(card.id for card in prep.distinct), *(f"back-{b}" for b in prep.backs)]
     if workers is None:
         workers = min(2, os.cpu_count() or 1) if len(names) >= PARALLEL_FROM else 1
-    cell = tts_cell(prep, dpi)
+    # Each TTS deck (one per back design) has the cell of its back's card size.
+    cell_of = {f"back-{back}": tts_cell(prep.game.back_size(back).mm, dpi) for back in prep.backs}
+    cell_of.update((card.id, cell_of[f"back-{prep.back_of(card)}"]) for card in prep.distinct)
     with tempfile.TemporaryDirectory(prefix="cardpress-images-") as tmp:
         work = Path(tmp)
         pages = _render_pdfs(prep, bleed_mm, work, 2 if workers > 1 else 1)
         release_font_files(prep.painter.fonts)  # painted: the workers render from the PDFs
         pngs = [output_path(out_dir / "images", f"{name}.png") for _pdf, _page, name in pages]
         cells = {name: work / f"{n}.png" for n, (_pdf, _page, name) in enumerate(pages)} if tts else {}
-        jobs = sorted((pdf, page, png, cells.get(name)) for (pdf, page, name), png in zip(pages, pngs))
+        jobs = sorted((pdf, page, png, cells.get(name), cell_of[name]) for (pdf, page, name), png in zip(pages, pngs))
         tasks = [jobs[i:i + CHUNK] for i in range(0, len(jobs), CHUNK)]
         done = 0
 
@@ -270,7 +180,7 @@ def write_images(prep: Prepared, out_dir: Path, dpi: int = 300, bleed_mm: float 
                 progress(_("TTS sheets"), count, len(sheets))
 
         if workers <= 1:
-            _open(dpi, cell, bleed_mm)
+            _open(dpi, bleed_mm)
             try:
                 for task in tasks:
                     finished(*_render_range(task))
@@ -281,7 +191,7 @@ def write_images(prep: Prepared, out_dir: Path, dpi: int = 300, bleed_mm: float 
                 made(n + 1)
         else:
             ctx = multiprocessing.get_context("spawn")
-            with ctx.Pool(workers, initializer=_open, initargs=(dpi, cell, bleed_mm)) as pool:
+            with ctx.Pool(workers, initializer=_open, initargs=(dpi, bleed_mm)) as pool:
                 for count, size in pool.imap(_render_range, tasks):
                     finished(count, size)
                 # The sheets in the same light workers, one at a time each (a sheet is 49 MB).
@@ -319,10 +229,8 @@ def _load_cell(path: str) -> Image.Image:
 def _make_sheet(task: tuple[str, list[str], str]) -> str:
     """Assemble and write one TTS sheet (in a worker: a 16-megapixel sheet and one cell in memory)."""
     target, slots, hidden_path = task
-    docs = _job.get("docs", {})
-    for doc in docs.values():  # the rendering is over: drop what pdfium decoded
-        doc.close()
-    docs.clear()
+    if "pages" in _job:  # the rendering is over: drop what pdfium decoded
+        _job["pages"].close()
     hidden = _load_cell(hidden_path)
     cell_w, cell_h = hidden.size
     sheet = Image.new("RGB", (cell_w * TTS_COLS, cell_h * TTS_ROWS), "white")

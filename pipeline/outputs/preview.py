@@ -9,7 +9,6 @@ page (trim + bleed) is rendered by pdfium at the asked resolution.
 from __future__ import annotations
 
 import difflib
-import io
 from types import SimpleNamespace
 from pathlib import Path
 
@@ -30,13 +29,11 @@ def preview_png(game: str | Path | GameDefinition, card_id: str, back: bool = Fa
     """PNG of card ``card_id``'s face (or, with ``back``, the back its type uses) including
     ``bleed_mm`` of bleed, at ``dpi``. Raises ``DataError`` for a game that does not check,
     ``PreviewError`` for an unknown card, and the painter's errors for a card that cannot print."""
-    from reportlab.lib.units import mm
-    from reportlab.pdfgen.canvas import Canvas
-
     from ..plan import _faces
     from ..buildcache import card_key, open_cache
     from ..render.painter import CardPainter
     from ..render.fonts import register_fonts
+    from ..render.raster import face_pdf, page_image, png_bytes
     from ..layout import Layouts
 
     definition = game if isinstance(game, GameDefinition) else load_game(game)
@@ -64,24 +61,5 @@ def preview_png(game: str | Path | GameDefinition, card_id: str, back: bool = Fa
         painter.share_sizes(_faces(layouts, kin, bleed_mm, keep=keep, prep=known))
         cache.save()
         elements, drawn, label = keep[card.id] or layouts.face(card, bleed_mm), card, card.id
-    buf = io.BytesIO()
-    c = Canvas(buf, pagesize=((size.width_mm + 2 * bleed_mm) * mm, (size.height_mm + 2 * bleed_mm) * mm),
-               initialFontName=painter.fonts.regular)
-    c.translate(bleed_mm * mm, bleed_mm * mm)
-    painter.paint(c, elements, drawn, label=label)
-    c.showPage()
-    c.save()
-    return _render(buf.getvalue(), dpi)
-
-
-def _render(pdf: bytes, dpi: int) -> bytes:
-    import pypdfium2 as pdfium
-
-    doc = pdfium.PdfDocument(pdf)
-    try:
-        image = doc[0].render(scale=dpi / 72).to_pil().convert("RGB")
-    finally:
-        doc.close()
-    out = io.BytesIO()
-    image.save(out, "PNG", dpi=(dpi, dpi), compress_level=1)
-    return out.getvalue()
+    pdf = face_pdf(painter, elements, drawn, label, size.mm, bleed_mm)
+    return png_bytes(page_image(pdf, dpi=dpi), dpi=dpi)

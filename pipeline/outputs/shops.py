@@ -5,7 +5,7 @@ page it came from; a shop whose spec could not be found says so there (``spec_fo
 is refused rather than guessed.
 
 Route: every face and back is painted by the same painter as the sheets into a one-card-per-page
-PDF (``pipeline.outputs.images``), rendered by pdfium at the shop's resolution (300 dpi) and cut to the
+PDF (``pipeline.render.raster``), rendered by pdfium at the shop's resolution (300 dpi) and cut to the
 shop's page (trim + bleed, centred on the card). Then:
 
 * ``output: pdf`` (DriveThruCards): each image is converted to CMYK through the shipped ICC
@@ -138,29 +138,20 @@ def check_size(preset: Shop, card_w: float, card_h: float, game: str) -> None:
 
 def _side_images(prep: Prepared, preset: Shop, bleed_mm: float, progress: Progress | None):
     """(name, RGB image of the shop's page size) for each distinct face, then each back."""
-    import pypdfium2 as pdfium
-
-    from .images import _render_pdf
+    from ..render.raster import faces_pdf, page_images
 
     names = [*(card.id for card in prep.distinct), *(f"back-{b}" for b in prep.backs)]
     w, h = preset.page_px
+    # Scale so that the shop's page (in inches × dpi) is exactly w × h pixels.
+    scale = w / ((preset.trim_in[0] + 2 * preset.bleed_in) * 72)
     with tempfile.TemporaryDirectory(prefix="cardpress-shop-") as tmp:
         pdf = Path(tmp) / "cards.pdf"
-        _render_pdf(prep, bleed_mm, pdf)
-        doc = pdfium.PdfDocument(str(pdf))
-        try:
-            for n, name in enumerate(names):
-                page = doc[n]
-                # Scale so that the shop's page (in inches × dpi) is exactly w × h pixels.
-                scale = w / ((preset.trim_in[0] + 2 * preset.bleed_in) * 72)
-                image = page.render(scale=scale).to_pil().convert("RGB")
-                page.close()
-                left, top = (image.width - w) // 2, (image.height - h) // 2
-                yield name, image.crop((left, top, left + w, top + h))
-                if progress:
-                    progress(_("shop images"), n + 1, len(names))
-        finally:
-            doc.close()
+        faces_pdf(prep, bleed_mm, pdf)
+        for n, (name, image) in enumerate(zip(names, page_images(pdf, scale=scale))):
+            left, top = (image.width - w) // 2, (image.height - h) // 2
+            yield name, image.crop((left, top, left + w, top + h))
+            if progress:
+                progress(_("shop images"), n + 1, len(names))
 
 
 def export_shop(game, shop_name: str, out_dir: Path | None = None, deck: Path | None = None,

@@ -23,7 +23,6 @@ names another host than this computer (DNS rebinding) is refused. The server bin
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import socket
 import threading
@@ -53,10 +52,6 @@ RECONNECT_MS = 1000
 MAX_ERROR_CHARS = 20_000
 #: Sheet pages kept rasterised.
 _PAGE_CACHE = 64
-
-#: pdfium is not thread-safe: every rasterisation (the watcher's card previews, the server's
-#: sheet pages) holds this.
-PDFIUM_LOCK = threading.Lock()
 
 
 @dataclass
@@ -166,7 +161,9 @@ class WatchState:
         with self.lock:
             if key in self._pages:
                 return self._pages[key]
-        png = rasterise(sheet.pdf, page - 1, SHEET_DPI)
+        from ..render.raster import page_image, png_bytes
+
+        png = png_bytes(page_image(sheet.pdf, page - 1, dpi=SHEET_DPI))
         with self.lock:
             self._pages[key] = png
             while len(self._pages) > _PAGE_CACHE:
@@ -178,21 +175,6 @@ def _quote(text: str) -> str:
     from urllib.parse import quote
 
     return quote(text, safe="")
-
-
-def rasterise(pdf: bytes, index: int, dpi: int) -> bytes:
-    """Page ``index`` of ``pdf`` as a PNG at ``dpi``."""
-    import pypdfium2 as pdfium
-
-    with PDFIUM_LOCK:
-        doc = pdfium.PdfDocument(pdf)
-        try:
-            image = doc[index].render(scale=dpi / 72).to_pil().convert("RGB")
-        finally:
-            doc.close()
-    out = io.BytesIO()
-    image.save(out, "PNG", compress_level=1)
-    return out.getvalue()
 
 
 class PageFont:
@@ -432,14 +414,12 @@ class CardPreviews:
     def draw(self, definition, cards: dict, ids: list[str], dpi: int) -> list[tuple[str, bytes]]:
         """PNGs of the cards ``ids`` (of ``cards``, the checked game's), in order; a card that
         cannot be drawn is left out (the build says why)."""
-        from reportlab.lib.units import mm
-        from reportlab.pdfgen.canvas import Canvas
-
         from engine.errors import CardpressError
 
-        from ..render.painter import CardPainter
-        from ..render.fonts import register_fonts
         from ..layout import Layouts
+        from ..render.fonts import register_fonts
+        from ..render.painter import CardPainter
+        from ..render.raster import face_pdf, page_image, png_bytes
 
         size, b = definition.card_size, self.bleed_mm
         if self.painter is None:
@@ -456,15 +436,9 @@ class CardPreviews:
             kin = [(c.type, face) for c in cards.values() if c.type == card.type
                    for face in [self._face(c)] if face is not None]
             self.painter.share_sizes(kin)
-            buf = io.BytesIO()
-            c = Canvas(buf, pagesize=((size.width_mm + 2 * b) * mm, (size.height_mm + 2 * b) * mm),
-                       initialFontName=self.painter.fonts.regular)
-            c.translate(b * mm, b * mm)
-            try:
-                self.painter.paint(c, elements, card, label=card.id)
+            try:  # at the card's own size (a card type may have one)
+                pdf = face_pdf(self.painter, elements, card, card.id, definition.card_size_of(card.type).mm, b)
             except CardpressError:
                 continue
-            c.showPage()
-            c.save()
-            out.append((cid, rasterise(buf.getvalue(), 0, dpi)))
+            out.append((cid, png_bytes(page_image(pdf, dpi=dpi))))
         return out

@@ -8,7 +8,7 @@ from the same sources as the printed material, so the phone shows what is on the
   printed (the face's text box laid out by the card templates, markup and macros stripped) and
   its printed numbers with their ``game.yaml`` labels;
 - ``face_png(card_id, width_px)``: the face drawn by the painter of ``cardpress images``
-  (``pipeline.outputs.images._render_pdf``) at trim size, rasterised by pypdfium2;
+  (``pipeline.render.raster.faces_pdf``) at trim size, rasterised by pypdfium2;
 - ``rules(term)`` / ``glossary()``: ``cardpress rules`` (``pipeline.rulebook.lookup``) as data;
 - ``text_of_everything()``: every character any of these can show (for the page's font subset).
 
@@ -205,25 +205,18 @@ class Library:
             raise KeyError(card_id)
         prep = self._once("_prepared", self._prepare)
         card = prep.cards[card_id]    # KeyError for an unknown card
-        import pypdfium2 as pdfium
         from PIL import Image
 
-        from pipeline.outputs.images import _render_pdf
+        from pipeline.render.raster import faces_pdf, page_image, page_sizes
 
         with self._draw_lock:
             pdf = self._pdf.get(card_id)
             if pdf is None:
                 # The same drawing as `cardpress images`, for this one card and no back.
                 one = dataclasses.replace(prep, sequence=[card], backs={})
-                pdf = self._pdf.put(card_id, _render_pdf(one, 0.0))
-            doc = pdfium.PdfDocument(pdf)
-            try:
-                page = doc[0]
-                width_pt, height_pt = page.get_size()
-                image = page.render(scale=width_px / width_pt).to_pil().convert("RGB")
-                page.close()
-            finally:
-                doc.close()
+                pdf = self._pdf.put(card_id, faces_pdf(one, 0.0))
+            width_pt, height_pt = page_sizes(pdf)[0]
+            image = page_image(pdf, width_px=width_px)
         height_px = round(width_px * height_pt / width_pt)
         if image.width == width_px and 0 <= image.height - height_px <= 1:
             image = image.crop((0, 0, width_px, height_px))   # pdfium rounds the bitmap up: a part row
