@@ -24,7 +24,8 @@ in every gutter on each cut line that crosses it, so a strip keeps its marks aft
 ``kind="silhouette"`` / ``kind="cricut"`` (print and cut): registration marks a cutting
 machine's optical sensor reads, cards only where it can cut (see ``CutterSpec``), no crop
 marks (the blade cuts), a gap of 2 × bleed between cards so each keeps its whole bleed and the
-blade follows each outline; ``pipeline.outputs.cutfile`` writes the outlines to cut.
+blade follows each outline, the sheet label and scale bar clear of the marks' zones;
+``pipeline.outputs.cutfile`` writes the outlines to cut.
 
 ``kind="fold"`` (gutterfold): the fronts fill the left half of a page and their backs the
 right half, mirrored about the fold line in the page's middle, so folding the sheet (a paper
@@ -56,6 +57,10 @@ TICK_CLEAR_MM = 0.2
 #: The outer bleed may shrink to buy drift tolerance, never below this (or the bleed asked for).
 MIN_EDGE_MM = 0.5
 GUTTER_STEP_MM = 0.1
+#: The sheet label and the scale bar use at most this depth of a margin strip.
+STRIP_MM = 4.0
+#: The scale bar's length: a user measures it to see the printer did not scale the page.
+SCALE_BAR_MM = 50.0
 _EPS = 1e-6
 
 Flip = Literal["long", "short"]
@@ -82,6 +87,18 @@ class CutterSpec:
     FAQ"; not found in the search corpus, taken from the issue; a user reports the marks need a
     14 mm margin: https://github.com/luziferius/MTGProxyPrinter/discussions/4). The frame is
     drawn ``frame_gap`` outside that area, ``thick`` wide; the cards' bleed stays inside it.
+
+    The sheet label and scale bar (``SheetLayout.margin_strips``) go where neither sensor looks
+    for a mark: inside ``cut_area()`` (Silhouette: the marks' rectangle, the part of the page
+    Studio lays designs out in; Cricut: inside the frame, where Design Space prints the design),
+    outside every mark zone (``zone_clear`` round each mark), outside the cards' bleed and inside
+    the printable margin. The Silhouette sensor searches each mark at its expected position, so
+    the region it scans is the page near the marks ("The plotter will search the registration
+    marks at the given positions", https://github.com/fablabnbg/inkscape-silhouette/blob/main/
+    USERGUIDE.md); no scan region beyond the zones is modelled here, and Studio's own wording on
+    keeping the area round the marks clear was not found in the search corpus. The strips sit
+    next to the cards' bleed, at most ``STRIP_MM`` deep, which on A4 and Letter keeps them over
+    20 mm from every Silhouette mark.
     """
 
     inset: float = 10.0
@@ -249,10 +266,18 @@ class SheetLayout:
                 length=SILHOUETTE.length, thick=SILHOUETTE.thick, inset=SILHOUETTE.inset)
         else:
             marks = _("Cricut Print Then Cut frame round a {w:g} × {h:g} in area").format(w=6.75, h=9.25)
-        return (_("{cols}×{rows} = {per_sheet} per {paper} sheet, {orient}, gap {gutter:g} mm, bleed {bleed_mm:g} mm, "
+        text = (_("{cols}×{rows} = {per_sheet} per {paper} sheet, {orient}, gap {gutter:g} mm, bleed {bleed_mm:g} mm, "
                   "{marks}; no crop marks: cut file beside the PDF (SVG and DXF)")
                 .format(cols=self.cols, rows=self.rows, per_sheet=self.per_sheet, paper=self.paper.upper(),
                         orient=orient, gutter=round(self.gutter, 2), bleed_mm=self.bleed, marks=marks))
+        label, bar = self.furniture_strips()
+        if label is None:
+            text += "; " + _("no room clear of the marks and cards for the sheet label and the {mm:g} mm scale bar: "
+                             "check with a ruler that the printer did not scale the page").format(mm=SCALE_BAR_MM)
+        elif bar is None:
+            text += "; " + _("no room clear of the marks and cards for the {mm:g} mm scale bar: check with a ruler "
+                             "that the printer did not scale the page").format(mm=SCALE_BAR_MM)
+        return text
 
     def trade_off(self) -> str | None:
         """What more tolerance would cost in cards per sheet, when a layout with fewer has more."""
@@ -397,9 +422,10 @@ class SheetLayout:
     def margin_strips(self) -> list[tuple[str, float, float, float]]:
         """Where a label or scale bar may go: (side, lo, hi, depth) — a stretch along a side's
         margin between two neighbouring cut lines (so it crosses no crop mark), its extent along
-        the side in mm, and how deep the room is. Top and bottom first, wider stretches first."""
+        the side in mm, and how deep the room is. Top and bottom first, wider stretches first.
+        A cutter's strips avoid its marks' zones instead (``_cutter_strips``)."""
         if self.cutter is not None:
-            return []  # a cutter's sheet carries its marks only (a label could be read as one)
+            return self._cutter_strips()
         xs, ys = self.cut_lines()
         room = self.mark_room()
         out = []
@@ -409,6 +435,60 @@ class SheetLayout:
                 if hi - lo > 20:
                     out.append((side, lo, hi, room[side]))
         return [s for s in out if s[3] > 1.5]
+
+    def _cutter_strips(self) -> list[tuple[str, float, float, float]]:
+        """A cutter's strips: next to the cards' bleed (``MARK_GAP_MM`` off it), at most
+        ``STRIP_MM`` deep, inside the cut area and the printable margin, each stretch ending
+        where a mark zone crosses the strip (so nothing printed there can be read as a mark;
+        see ``CutterSpec``). No crop marks to stay between: a stretch runs the strip's length."""
+        ox, oy = self.origin
+        ax0, ay0, ax1, ay1 = self.cut_area()
+        m = self.margin
+        ax0, ay0, ax1, ay1 = max(ax0, m), max(ay0, m), min(ax1, self.paper_w - m), min(ay1, self.paper_h - m)
+        left, right = ox - self.edge_x - MARK_GAP_MM, ox + self.block_w + self.edge_x + MARK_GAP_MM
+        bottom, top = oy - self.edge_y - MARK_GAP_MM, oy + self.block_h + self.edge_y + MARK_GAP_MM
+        depths = {"top": ay1 - top, "bottom": bottom - ay0, "left": left - ax0, "right": ax1 - right}
+        zones = self.mark_zones()
+        out = []
+        for side in ("top", "bottom", "left", "right"):
+            depth = min(depths[side], STRIP_MM)
+            if depth <= 1.5:
+                continue
+            if side in ("top", "bottom"):
+                y0 = top if side == "top" else bottom - depth
+                rect, lo, hi = (ax0, y0, ax1, y0 + depth), ax0, ax1
+                blocked = [(z[0], z[2]) for z in zones if _overlaps(rect, z)]
+            else:
+                x0 = left - depth if side == "left" else right
+                rect, lo, hi = (x0, ay0, x0 + depth, ay1), ay0, ay1
+                blocked = [(z[1], z[3]) for z in zones if _overlaps(rect, z)]
+            for a, b in _free(lo, hi, blocked):
+                if b - a > 20:
+                    out.append((side, a, b, depth))
+        return out
+
+    def furniture_strips(self) -> tuple[tuple[str, float, float, float] | None, tuple[str, float, float, float] | None]:
+        """The strips (``margin_strips``) the sheet label and the scale bar go in, None where none
+        has room: the label in the widest top or bottom strip (a side's if none), the bar in
+        another strip at least ``SCALE_BAR_MM`` + 2 mm long, on another side when one has room."""
+        strips = sorted(self.margin_strips(), key=lambda s: (s[0] not in ("top", "bottom"), -(s[2] - s[1])))
+        if not strips:
+            return None, None
+        rest = [s for s in strips[1:] if s[2] - s[1] >= SCALE_BAR_MM + 2]
+        rest.sort(key=lambda s: s[0] == strips[0][0])  # another side than the label's when there is one
+        return strips[0], (rest[0] if rest else None)
+
+
+def _free(lo: float, hi: float, blocked: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """What of [lo, hi] the ``blocked`` intervals leave, in order."""
+    out, at = [], lo
+    for a, b in sorted(blocked):
+        if a > at + _EPS:
+            out.append((at, min(a, hi)))
+        at = max(at, b)
+    if hi > at + _EPS:
+        out.append((at, hi))
+    return [(a, b) for a, b in out if b > a + _EPS]
 
 
 def registration_marks(kind: str, w: float, h: float) -> list[tuple[float, float, float, float]]:

@@ -33,19 +33,22 @@ def check_radius(radius: float, card_w: float, card_h: float) -> None:
                              "got {value!r}").format(max=min(card_w, card_h) / 2, value=radius))
 
 
-def outlines(layout: SheetLayout) -> list[Box]:
-    """Every card position's trim box on a full sheet, in reading order."""
-    return [(c.x, c.y, c.w, c.h) for c in layout.front_cells()]
+def outlines(layout: SheetLayout, count: int | None = None) -> list[Box]:
+    """The trim boxes of a sheet's first ``count`` card positions (all: a full sheet), in reading
+    order — the order the sheet fills them in, so a partial last sheet's cards are these."""
+    cells = layout.front_cells()
+    return [(c.x, c.y, c.w, c.h) for c in cells[:len(cells) if count is None else count]]
 
 
 def _f(v: float) -> str:
     return f"{v:.4f}".rstrip("0").rstrip(".") or "0"
 
 
-def svg(layout: SheetLayout, radius: float) -> str:
+def svg(layout: SheetLayout, radius: float, count: int | None = None) -> str:
     w, h = layout.paper_w, layout.paper_h
     paths = []
-    for x, y, bw, bh in outlines(layout):
+    boxes = outlines(layout, count)
+    for x, y, bw, bh in boxes:
         top = h - (y + bh)  # SVG's y runs down
         r = radius
         d = (f"M {_f(x + r)} {_f(top)} H {_f(x + bw - r)} "
@@ -61,11 +64,11 @@ def svg(layout: SheetLayout, radius: float) -> str:
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(w)}mm" height="{_f(h)}mm" '
             f'viewBox="0 0 {_f(w)} {_f(h)}">\n'
-            f'  <title>cut lines: {layout.per_sheet} cards, {layout.paper.upper()}, corner radius {_f(radius)} mm</title>\n'
+            f'  <title>cut lines: {len(boxes)} cards, {layout.paper.upper()}, corner radius {_f(radius)} mm</title>\n'
             + "\n".join(paths) + "\n</svg>\n")
 
 
-def dxf(layout: SheetLayout, radius: float) -> str:
+def dxf(layout: SheetLayout, radius: float, count: int | None = None) -> str:
     out = ["0", "SECTION", "2", "HEADER", "9", "$ACADVER", "1", "AC1009", "9", "$INSUNITS", "70", "4",
            "9", "$EXTMIN", "10", "0", "20", "0", "9", "$EXTMAX", "10", _f(layout.paper_w), "20", _f(layout.paper_h),
            "0", "ENDSEC", "0", "SECTION", "2", "ENTITIES"]
@@ -79,7 +82,7 @@ def dxf(layout: SheetLayout, radius: float) -> str:
                     "50", _f(start), "51", _f(start + 90)])
 
     r = radius
-    for x, y, w, h in outlines(layout):
+    for x, y, w, h in outlines(layout, count):
         line(x + r, y, x + w - r, y)
         line(x + w, y + r, x + w, y + h - r)
         line(x + w - r, y + h, x + r, y + h)
@@ -93,7 +96,9 @@ def dxf(layout: SheetLayout, radius: float) -> str:
     return "\n".join(out) + "\n"
 
 
-def write_cut_files(layout: SheetLayout, radius: float, svg_path: Path, dxf_path: Path) -> None:
-    """Write both files (the caller passes ``atomic_write`` temp paths)."""
-    svg_path.write_text(svg(layout, radius), encoding="utf-8")
-    dxf_path.write_text(dxf(layout, radius), encoding="ascii")
+def write_cut_files(layout: SheetLayout, radius: float, svg_path: Path, dxf_path: Path,
+                    count: int | None = None) -> None:
+    """Write both files (the caller passes ``atomic_write`` temp paths): the outlines of the first
+    ``count`` cells (a partial last sheet's), every cell when None."""
+    svg_path.write_text(svg(layout, radius, count), encoding="utf-8")
+    dxf_path.write_text(dxf(layout, radius, count), encoding="ascii")

@@ -109,7 +109,7 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
             layouts = [lay for lay, _cards in plan]
             sheet_file = SheetFile(paper, targets[paper], pages[paper], layouts[0], layouts)
             if cutter:
-                sheet_file.cut_files = _cut_files(stack, out_dir, f"{prefix}-{paper}", layouts, options.corner_radius_mm)
+                sheet_file.cut_files = _cut_files(stack, out_dir, f"{prefix}-{paper}", plan, options.corner_radius_mm)
             result.files.append(sheet_file)
     if earlier is None:
         result.manifest = write_manifest(out_dir, definition.id, faces, backs)
@@ -120,19 +120,36 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
     return result
 
 
-def _cut_files(stack: ExitStack, out_dir: Path, stem: str, plan: list[SheetLayout], radius: float) -> list[Path]:
+def _cut_files(stack: ExitStack, out_dir: Path, stem: str, plan: list[tuple[SheetLayout, list[Card]]],
+               radius: float) -> list[Path]:
     """``<stem>-cut.svg`` and ``.dxf`` for the first layout (``-cut-<w>x<h>`` for other card
-    sizes' sheets), written atomically with the PDFs."""
+    sizes' sheets), written atomically with the PDFs. When a layout's last sheet is partial, also
+    ``<name>-last.svg``/``.dxf`` (``<stem>-cut-last``, ``<stem>-cut-<w>x<h>-last``): only the cells
+    that sheet fills, so the blade does not cut empty paper."""
     from .cutfile import write_cut_files
 
     paths = []
-    for n, lay in enumerate(plan):
+    for n, (lay, cards) in enumerate(plan):
         name = f"{stem}-cut" if n == 0 else f"{stem}-cut-{lay.card_w:g}x{lay.card_h:g}"
-        svg_path, dxf_path = output_path(out_dir, name + ".svg"), output_path(out_dir, name + ".dxf")
-        write_cut_files(lay, radius, stack.enter_context(atomic_write(svg_path)),
-                        stack.enter_context(atomic_write(dxf_path)))
-        paths += [svg_path, dxf_path]
+        last = len(cards) % lay.per_sheet
+        if not last:  # a full last sheet: the full sheet's file cuts it; an earlier build's -last goes
+            stack.push(_drop_when_done(output_path(out_dir, name + "-last.svg"), output_path(out_dir, name + "-last.dxf")))
+        for file_name, count in [(name, None)] + ([(name + "-last", last)] if last else []):
+            svg_path, dxf_path = output_path(out_dir, file_name + ".svg"), output_path(out_dir, file_name + ".dxf")
+            write_cut_files(lay, radius, stack.enter_context(atomic_write(svg_path)),
+                            stack.enter_context(atomic_write(dxf_path)), count)
+            paths += [svg_path, dxf_path]
     return paths
+
+
+def _drop_when_done(*stale: Path):
+    """An exit callback that removes ``stale`` files once the build succeeded (not if it failed)."""
+    def drop(exc_type, _exc, _tb) -> bool:
+        if exc_type is None:
+            for path in stale:
+                path.unlink(missing_ok=True)
+        return False
+    return drop
 
 
 def _papers_in_one_pass(prep: Prepared, plans: Plans, temps: dict[str, Path], options: BuildOptions,

@@ -18,7 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 from engine.definitions import GameDefinition
 from engine.i18n import _
 
-from ..impose import MARK_GAP_MM, Cell, SheetLayout
+from ..impose import MARK_GAP_MM, SCALE_BAR_MM, STRIP_MM, Cell, SheetLayout
 from ..progress import SHEETS, Label, Progress
 from .fonts import FontError
 from .streams import compress_page
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 CROP_MARK_WIDTH_PT = 0.3  # hairline, as printers expect
 #: Gutter ticks sit on the cards' bleed: a white line under the hairline keeps them visible on dark art.
 TICK_HALO_PT = 1.0
-SCALE_BAR_MM = 50.0
 SCALE_BAR_WIDTH_PT = 0.4  # not the crop marks' hairline: a reader of the PDF tells them apart
 
 
@@ -140,19 +139,20 @@ def _strip_origin(c: Canvas, layout: SheetLayout, side: str, lo: float, depth: f
 
 def _furniture(c: Canvas, layout: SheetLayout, fonts, label: str, offset: tuple[float, float] = (0.0, 0.0),
                scale_bar: bool = True) -> None:
-    """The sheet label and a 50 mm scale bar in the margin (between crop marks, never on them),
-    where the printable margin leaves room: a user measures the bar to see the printer did not
-    scale the page. The label's text is glyph-checked like every text on paper."""
+    """The sheet label and a 50 mm scale bar in the margin (between crop marks, never on them;
+    on a cutter's sheet clear of its marks' zones), in the strips ``SheetLayout.furniture_strips``
+    picks: a user measures the bar to see the printer did not scale the page. The label's text is
+    glyph-checked like every text on paper."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     missing = fonts.missing(label)
     if missing:
         raise FontError(_("the sheet label needs glyphs the font lacks: {missing!r}").format(missing=missing))
-    strips = sorted(layout.margin_strips(), key=lambda s: (s[0] not in ("top", "bottom"), -(s[2] - s[1])))
-    if not strips:
-        return
-    side, lo, hi, depth = strips[0]
-    depth = min(depth, 4.0)
+    label_strip, bar_strip = layout.furniture_strips()
+    if label_strip is None:
+        return  # no room (a cutter's describe() says so)
+    side, lo, hi, depth = label_strip
+    depth = min(depth, STRIP_MM)
     size = min(depth - 0.6, 2.2)  # mm
     width = stringWidth(label, fonts.regular, 1) * size  # mm, at a size of ``size`` mm
     if width > hi - lo - 2:
@@ -166,12 +166,10 @@ def _furniture(c: Canvas, layout: SheetLayout, fonts, label: str, offset: tuple[
         c.restoreState()
     if not scale_bar:
         return
-    rest = [s for s in strips[1:] if s[2] - s[1] >= SCALE_BAR_MM + 2]
-    rest.sort(key=lambda s: s[0] == side)  # another side than the label's when there is one
-    if not rest:
+    if bar_strip is None:
         return
-    side, lo, hi, depth = rest[0]
-    depth = min(depth, 4.0)
+    side, lo, hi, depth = bar_strip
+    depth = min(depth, STRIP_MM)
     start = (hi - lo - SCALE_BAR_MM) / 2
     tick = min(depth - 0.4, 2.0)
     c.saveState()
