@@ -17,7 +17,7 @@ from engine.data.stats import deck_stats
 from engine.decks import read_deck
 from engine.definitions import load_game
 from pipeline.cli.app import app
-from pipeline.outputs.charts import png_size
+from pipeline.render.charts import png_size
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()

@@ -10,8 +10,6 @@ import base64
 import io
 from html import escape
 
-from reportlab.lib.units import mm
-from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.render.fonts import FontSet, subset_woff2
 
@@ -92,61 +90,33 @@ border-radius:2rem;padding:0 1rem;text-decoration:none;font-size:.9rem;box-shado
 
 
 def card_images(cards: RulebookCards, wanted: list[tuple[object, int]], jpeg: bool = False) -> list[str]:
-    """PNG (or JPEG) data URIs of cards, each ``px`` wide, drawn by the card renderer (via pypdfium2)."""
-    import pypdfium2 as pdfium
+    """PNG (or JPEG) data URIs of cards, each ``px`` wide, drawn by the card renderer."""
+    from ..render.raster import page_image
+    from .pdf import cards_pdf
 
     if not wanted:
         return []
-    size = cards.game.card_size
-    buf = io.BytesIO()
-    c = Canvas(buf, pagesize=(size.width_mm * mm, size.height_mm * mm), initialFontName=cards.fonts.regular)
-    for card, _ in wanted:
-        f = cards.flowable(card, size.width_mm)
-        f.wrapOn(c, f.width, f.height)
-        f.drawOn(c, 0, 0)
-        c.showPage()
-    c.save()
-    pdf = pdfium.PdfDocument(buf.getvalue())
+    pdf = cards_pdf(cards, [card for card, _px in wanted])
     out = []
-    try:
-        for n, (_, px) in enumerate(wanted):
-            page = pdf[n]
-            scale = px / page.get_width()
-            image = page.render(scale=scale).to_pil()
-            buf_img = io.BytesIO()
-            if jpeg:
-                image.convert("RGB").save(buf_img, format="JPEG", quality=GALLERY_JPEG_QUALITY, optimize=True)
-            else:
-                image.save(buf_img, format="PNG", optimize=True)
-            mime = "image/jpeg" if jpeg else "image/png"
-            out.append(f"data:{mime};base64," + base64.b64encode(buf_img.getvalue()).decode("ascii"))
-    finally:
-        pdf.close()
+    for n, (_, px) in enumerate(wanted):
+        image = page_image(pdf, n, width_px=px, rgb=False)
+        buf_img = io.BytesIO()
+        if jpeg:
+            image.convert("RGB").save(buf_img, format="JPEG", quality=GALLERY_JPEG_QUALITY, optimize=True)
+        else:
+            image.save(buf_img, format="PNG", optimize=True)
+        mime = "image/jpeg" if jpeg else "image/png"
+        out.append(f"data:{mime};base64," + base64.b64encode(buf_img.getvalue()).decode("ascii"))
     return out
 
 
 def annotated_card_image(cards: RulebookCards, card, px: int) -> str:
     """PNG data URI of the example card with its numbered leaders (the PDF's ``AnnotatedCard``),
     ``px`` wide, so the numbers in the list point at the card in the picture."""
-    import pypdfium2 as pdfium
+    from ..render.raster import page_image
+    from .pdf import annotated_card_pdf
 
-    from .pdf import AnnotatedCard
-
-    size = cards.game.card_size
-    art = AnnotatedCard(cards.flowable(card, size.width_mm), size.width_mm, size.height_mm,
-                        cards.annotations(card), cards.fonts.regular, cards.fonts.bold)
-    buf = io.BytesIO()
-    c = Canvas(buf, pagesize=(art.width, art.height), initialFontName=cards.fonts.regular)
-    art.wrapOn(c, art.width, art.height)
-    art.drawOn(c, 0, 0)
-    c.showPage()
-    c.save()
-    pdf = pdfium.PdfDocument(buf.getvalue())
-    try:
-        page = pdf[0]
-        image = page.render(scale=px / page.get_width()).to_pil()
-    finally:
-        pdf.close()
+    image = page_image(annotated_card_pdf(cards, card), width_px=px, rgb=False)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return "data:image/png;base64," + base64.b64encode(out.getvalue()).decode("ascii")
@@ -240,7 +210,7 @@ class HtmlWriter:
         is text (selectable, searchable) set in the page's font, whose subset is cut from the
         page and so holds the pictures' labels; they are glyph-checked as every other text."""
         from engine.data.stats import game_deck_stats
-        from pipeline.outputs.charts import inline_svg, picture_text
+        from pipeline.render.charts import inline_svg, picture_text
 
         figs = []
         for n, stats in enumerate(game_deck_stats(self.game, self.cards.cards)):

@@ -11,6 +11,7 @@ TOC are the numbers a PDF viewer shows.
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -22,6 +23,7 @@ from reportlab.lib.pagesizes import A4, A5, letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch, mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     ActionFlowable, BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, ListFlowable, ListItem,
     NextPageTemplate, PageBreak, PageTemplate, Spacer, Table, TableStyle,
@@ -663,7 +665,7 @@ class Typesetter:
         """Each of the game's own decks as ``cardpress deck`` draws it (the same ReportLab
         drawing), scaled to the text block, a deck to a page at most; its caption below."""
         from engine.data.stats import game_deck_stats
-        from pipeline.outputs.charts import deck_drawing
+        from pipeline.render.charts import deck_drawing
 
         out: list[Flowable] = []
         room = (self.geom.size[1] - 2 * self.geom.margin) * 0.8
@@ -722,3 +724,32 @@ def write_pdf(path: Path, source: RulebookSource, doc: md.Document, fonts: FontS
     pdf = RulebookDoc(path, geom, fonts, title, progress)
     pdf.multiBuild(story, maxPasses=6)
     return pdf.page
+
+
+def cards_pdf(cards: RulebookCards, shown: list) -> bytes:
+    """A PDF of the cards ``shown``, one per page at trim size, as the rulebook draws them (the
+    HTML rulebook's pictures are rendered from it)."""
+    size = cards.game.card_size
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(size.width_mm * mm, size.height_mm * mm), initialFontName=cards.fonts.regular)
+    for card in shown:
+        f = cards.flowable(card, size.width_mm)
+        f.wrapOn(c, f.width, f.height)
+        f.drawOn(c, 0, 0)
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def annotated_card_pdf(cards: RulebookCards, card) -> bytes:
+    """A one-page PDF of the example card with its numbered leaders (``AnnotatedCard``)."""
+    size = cards.game.card_size
+    art = AnnotatedCard(cards.flowable(card, size.width_mm), size.width_mm, size.height_mm,
+                        cards.annotations(card), cards.fonts.regular, cards.fonts.bold)
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(art.width, art.height), initialFontName=cards.fonts.regular)
+    art.wrapOn(c, art.width, art.height)
+    art.drawOn(c, 0, 0)
+    c.showPage()
+    c.save()
+    return buf.getvalue()

@@ -112,7 +112,7 @@ class TableServer:
         library, pictures = self.library, self.deck_svgs()
         with self._lock:
             if self._webfont is None:
-                from pipeline.outputs.charts import picture_text
+                from pipeline.render.charts import picture_text
 
                 if progress:
                     progress("preparing the page's font …")
@@ -510,7 +510,7 @@ def _deck_pictures(live: LiveGame) -> dict[int, str | CardpressError]:
     file's when that file still holds the same list (else the file's name, or the player's)."""
     from engine.data.stats import deck_stats
     from engine.decks import Deck
-    from pipeline.outputs.charts import inline_svg
+    from pipeline.render.charts import inline_svg
 
     players = live.state.players
     named: dict[str, str] = {}
