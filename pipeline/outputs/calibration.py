@@ -12,16 +12,13 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from reportlab.lib.units import mm
-from reportlab.pdfgen.canvas import Canvas
-
 from engine.i18n import _
 
 from ..atomic import atomic_write
+from ..render.calibration import draw_calibration
 from ..render.fonts import FontError, register_fonts
 from ..impose import PAPERS_MM, Flip, LayoutError
 
-SCALE_MM = 5  # the scale reads ±5 mm, in 0.5 mm steps
 INSET_MM = 22  # corner targets this far inside the printable margin
 
 
@@ -50,25 +47,6 @@ def mirrored(paper: str, point: tuple[float, float], flip: Flip) -> tuple[float,
     return (w - x, y) if flip == "long" else (x, h - y)
 
 
-def _cross(c: Canvas, x: float, y: float, arm: float = 6) -> None:
-    c.line((x - arm) * mm, y * mm, (x + arm) * mm, y * mm)
-    c.line(x * mm, (y - arm) * mm, x * mm, (y + arm) * mm)
-
-
-def _scale(c: Canvas, x: float, y: float, font: str) -> None:
-    """Ticks every 0.5 mm from -5 to +5 along both axes, longer every 1 mm, labelled every 2 mm."""
-    c.setFont(font, 4)
-    for k in range(-2 * SCALE_MM, 2 * SCALE_MM + 1):
-        v = k / 2
-        long_tick = k % 2 == 0
-        t = 1.6 if long_tick else 0.9
-        c.line((x + v) * mm, (y - 7) * mm, (x + v) * mm, (y - 7 + t) * mm)  # x scale under the cross
-        c.line((x - 7) * mm, (y + v) * mm, (x - 7 + t) * mm, (y + v) * mm)  # y scale left of it
-        if k % 4 == 0:
-            c.drawCentredString((x + v) * mm, (y - 9.2) * mm, f"{v:+g}")
-            c.drawRightString((x - 7.6) * mm, (y + v - 0.6) * mm, f"{v:+g}")
-
-
 def write_calibration(path: Path, paper: str = "a4", margin: float = 5.0, flip: Flip = "long",
                       back_offset: tuple[float, float] = (0.0, 0.0)) -> Path:
     """Write the two-page calibration PDF to ``path`` (atomically)."""
@@ -78,35 +56,15 @@ def write_calibration(path: Path, paper: str = "a4", margin: float = 5.0, flip: 
         raise LayoutError(_("margin and back offset must be finite millimetres (margin ≥ 0), got {margin!r} and {offset!r}")
                           .format(margin=margin, offset=back_offset))
     fonts = register_fonts()
-    texts = [_TITLE_FRONT, _TITLE_BACK, *_instructions(flip)]
+    note = (f"已应用偏移 X={back_offset[0]:+g} mm, Y={back_offset[1]:+g} mm：十字应对准刻度 0。"
+            if any(back_offset) else None)
+    texts = [_TITLE_FRONT, _TITLE_BACK, *_instructions(flip), note or ""]
     missing = fonts.missing("".join(texts))
     if missing:  # our own strings, but nothing reaches paper unchecked
         raise FontError(_("the calibration sheet's text needs glyphs the font lacks: {missing!r}").format(missing=missing))
-    w, h = PAPERS_MM[paper]
-    dx, dy = back_offset
+    fronts = targets(paper, margin)
+    backs = [(x + back_offset[0], y + back_offset[1]) for x, y in (mirrored(paper, p, flip) for p in fronts)]
     with atomic_write(path) as tmp:
-        c = Canvas(str(tmp), pagesize=(w * mm, h * mm), initialFontName=fonts.regular)
-        c.setTitle(f"cardpress duplex calibration ({paper.upper()}, {flip} edge)")
-        c.setLineWidth(0.25)
-        for x, y in targets(paper, margin):
-            _cross(c, x, y)
-        c.setFont(fonts.bold, 14)
-        c.drawCentredString(w / 2 * mm, (h / 2 + 30) * mm, _TITLE_FRONT)
-        c.setFont(fonts.regular, 9)
-        for n, text in enumerate(_instructions(flip)):
-            c.drawCentredString(w / 2 * mm, (h / 2 - 24 - n * 5) * mm, text)
-        c.showPage()
-        c.setLineWidth(0.25)
-        for point in targets(paper, margin):
-            x, y = mirrored(paper, point, flip)
-            x, y = x + dx, y + dy
-            _cross(c, x, y, arm=3)
-            _scale(c, x, y, fonts.regular)
-        c.setFont(fonts.bold, 14)
-        c.drawCentredString(w / 2 * mm, (h / 2 + 30) * mm, _TITLE_BACK)
-        if dx or dy:
-            c.setFont(fonts.regular, 9)
-            c.drawCentredString(w / 2 * mm, (h / 2 - 24) * mm, f"已应用偏移 X={dx:+g} mm, Y={dy:+g} mm：十字应对准刻度 0。")
-        c.showPage()
-        c.save()
+        draw_calibration(tmp, PAPERS_MM[paper], fronts, backs, (_TITLE_FRONT, _TITLE_BACK), _instructions(flip), note,
+                         fonts, f"cardpress duplex calibration ({paper.upper()}, {flip} edge)")
     return path
