@@ -221,14 +221,14 @@ def normalise_for_baseline(art: Path, out: Path) -> int:
 def layout_data() -> dict:
     """Per paper: page size, cells, crop marks, bleed (pipeline.impose geometry, as cardpress uses)."""
     sys.path.insert(0, str(REPO))
-    from pipeline.impose import PAPERS_MM, choose_layout
+    from pipeline.impose import choose_layout, paper_size
 
     papers = {}
     for paper in ("a4", "letter"):
         lay = choose_layout(paper, CARD_W, CARD_H, BLEED, 5.0, None)
         cell = lambda c: [c.x, c.y, c.w, c.h, c.rotation, list(c.clip)]  # noqa: E731
         papers[paper] = {
-            "size": PAPERS_MM[paper], "per": lay.per_sheet, "bleed": lay.bleed,
+            "size": paper_size(paper), "per": lay.per_sheet, "bleed": lay.bleed,
             "fronts": [cell(c) for c in lay.front_cells()], "backs": [cell(c) for c in lay.back_cells("long")],
             "marks": [list(m) for m in lay.crop_marks()], "describe": lay.describe(),
         }

@@ -200,22 +200,8 @@ class Phase(_Model):
 GameRules = Annotated[Union[numbers_models()], Field(discriminator="ruleset")]
 
 
-#: Card size presets ``card_size`` may name instead of millimetres (issue 10 §2): the common
-#: trade sizes — poker 2.5 × 3.5 in as printed in Europe (63 × 88 mm) and in the US
-#: (63.5 × 88.9 mm), bridge 2.25 × 3.5 in, "mini" Euro / US, tarot, square.
-CARD_SIZE_PRESETS: dict[str, tuple[float, float]] = {
-    "poker": (63.0, 88.0),
-    "poker-us": (63.5, 88.9),
-    "bridge": (57.0, 89.0),
-    "mini-euro": (44.0, 68.0),
-    "mini-us": (41.0, 63.0),
-    "tarot": (70.0, 120.0),
-    "square": (70.0, 70.0),
-}
-
-
 class CardSize(_Model):
-    """A card's trim size: ``card_size: poker`` (a preset of ``CARD_SIZE_PRESETS``) or
+    """A card's trim size: ``card_size: poker`` (a preset of ``engine.presets.card_sizes``: ``templates/_common/presets/card_sizes.yaml``) or
     ``card_size: {width_mm: 63, height_mm: 88}``."""
 
     width_mm: CardMM = 63.0
@@ -230,11 +216,13 @@ class CardSize(_Model):
     @classmethod
     def _preset(cls, value: Any) -> Any:
         if isinstance(value, str):
-            size = CARD_SIZE_PRESETS.get(value.strip().lower())
+            from .presets import card_sizes
+
+            size = card_sizes().get(value.strip().lower())
             if size is None:
                 raise ValueError(_("unknown card size {name!r}; use one of {names} or "
                                    "{{width_mm: …, height_mm: …}}").format(
-                    name=value[:40], names=", ".join(CARD_SIZE_PRESETS)))
+                    name=value[:40], names=", ".join(card_sizes())))
             return {"width_mm": size[0], "height_mm": size[1]}
         return value
 

@@ -43,8 +43,13 @@ from typing import Literal
 from engine.errors import CardpressError
 from engine.i18n import _
 from engine.limits import MIN_CARD_MM
+from engine.presets import paper as _paper
 
-PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+def paper_size(paper: str) -> tuple[float, float]:
+    """(width, height) mm of ``paper`` (``templates/_common/presets/papers.yaml``)."""
+    return _paper(paper).mm
+
+
 #: Crop marks start this far outside the bleed, so they never print on the card's bleed.
 MARK_GAP_MM = 0.5
 #: A crop mark shorter than this is hard to see and to align a blade on.
@@ -515,7 +520,7 @@ def cutter_layouts(paper: str, card_w: float, card_h: float, bleed: float, margi
                    gutter: float | None, kind: Kind) -> list[SheetLayout]:
     """A cutter's grids: every card's full bleed inside the cut area and clear of the marks'
     zones, ``gutter`` (default 2 × bleed, at least 1 mm) between cards; most cards first."""
-    pw, ph = PAPERS_MM[paper]
+    pw, ph = paper_size(paper)
     g = gutter if gutter is not None else max(2 * bleed, 1.0)
     found = []
     for rotated in (False, True):
@@ -564,7 +569,7 @@ def candidate_layouts(paper: str, card_w: float, card_h: float, bleed: float = 3
     """Every layout tried (both orientations, each gutter), best first (see the module doc)."""
     if kind in CUTTER_KINDS:
         return cutter_layouts(paper, card_w, card_h, bleed, margin, gutter, kind)
-    pw, ph = PAPERS_MM[paper]
+    pw, ph = paper_size(paper)
     room_w, room_h = pw - 2 * margin, ph - 2 * margin
     found = []
     for rotated in (False, True):
@@ -590,8 +595,7 @@ def choose_layout(paper: str, card_w: float, card_h: float, bleed: float = 3.0, 
     >>> choose_layout("a4", 63, 88).per_sheet
     9
     """
-    if paper not in PAPERS_MM:
-        raise LayoutError(_("unknown paper {paper!r}; use one of: {papers}").format(paper=paper, papers=", ".join(PAPERS_MM)))
+    paper_size(paper)  # an unknown paper: UnknownPaper, naming the papers there are
     if kind not in KINDS:
         raise LayoutError(_("unknown layout {layout!r}; use one of: {layouts}").format(layout=kind, layouts=", ".join(KINDS)))
     lengths = [bleed, margin] + ([gutter] if gutter is not None else [])

@@ -18,7 +18,8 @@ import pytest
 from typer.testing import CliRunner
 
 from engine.check import check_game
-from engine.definitions import CARD_SIZE_PRESETS, CardSize, load_game
+from engine.definitions import CardSize, load_game
+from engine.presets import card_sizes
 from engine.errors import DataError
 from engine.paths import card_data_root
 from pipeline.outputs.sheets import build_sheets
@@ -45,9 +46,9 @@ def _game(tmp_path: Path, game: str, size: str | None = None, extra: str = "") -
 
 
 def test_presets_and_millimetres():
-    assert CARD_SIZE_PRESETS["poker"] == (63.0, 88.0)
-    assert CARD_SIZE_PRESETS["poker-us"] == (63.5, 88.9)
-    assert CARD_SIZE_PRESETS["tarot"] == (70.0, 120.0)
+    assert card_sizes()["poker"] == (63.0, 88.0)
+    assert card_sizes()["poker-us"] == (63.5, 88.9)
+    assert card_sizes()["tarot"] == (70.0, 120.0)
     assert CardSize.model_validate("square") == CardSize(width_mm=70, height_mm=70)
     assert CardSize.model_validate({"width_mm": 44, "height_mm": 68}) == CardSize.model_validate("mini-euro")
 
@@ -80,7 +81,7 @@ def test_a_card_type_has_its_own_size(tmp_path):
 @pytest.mark.parametrize("game", GAMES)
 def test_every_preset_passes_check_render(tmp_path, game):
     failures = {}
-    for preset in CARD_SIZE_PRESETS:
+    for preset in card_sizes():
         folder = _game(tmp_path / preset, game, preset)
         report = check_game(folder)
         assert not report.problems, report.problems

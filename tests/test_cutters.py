@@ -12,8 +12,9 @@ import pdfplumber
 import pytest
 from typer.testing import CliRunner
 
+from engine.presets import papers
 from pipeline.cli.app import app
-from pipeline.impose import CRICUT, PAPERS_MM, SCALE_BAR_MM, SILHOUETTE, choose_layout
+from pipeline.impose import CRICUT, SCALE_BAR_MM, SILHOUETTE, choose_layout, paper_size
 from pipeline.render.sheets import SCALE_BAR_WIDTH_PT
 
 REPO = Path(__file__).resolve().parent.parent
@@ -32,7 +33,7 @@ def build(request, tmp_path_factory):
 
 def _rects(path, paper):
     """Filled black rectangles of the first page, in mm with y up."""
-    h = PAPERS_MM[paper][1]
+    h = paper_size(paper)[1]
     with pdfplumber.open(path) as pdf:
         page = pdf.pages[0]
         rects = [(r["x0"] / PT, h - r["bottom"] / PT, r["x1"] / PT, h - r["top"] / PT) for r in page.rects
@@ -48,7 +49,7 @@ def _trim(path):
 
 def _svg_boxes(path, paper):
     root = ET.parse(path).getroot()
-    w, h = PAPERS_MM[paper]
+    w, h = paper_size(paper)
     assert root.get("width") == f"{w:g}mm" and root.get("height") == f"{h:g}mm"
     assert [float(v) for v in root.get("viewBox").split()] == [0, 0, w, h]
     boxes, radii = [], set()
@@ -135,7 +136,7 @@ def duel(request, tmp_path_factory):
     """duel's 40-card swords deck: 6 a sheet on Silhouette (a last sheet of 4), 4 on Cricut (full).
     An earlier build's ``-last`` cut files are in the folder already."""
     out = tmp_path_factory.mktemp("duel-" + request.param)
-    for paper in PAPERS_MM:
+    for paper in papers():
         for ext in ("svg", "dxf"):
             (out / f"cards-{paper}-cut-last.{ext}").write_text("stale")
     result = CliRunner().invoke(app, ["--lang", "en", "build", "duel", "--layout", request.param,
@@ -147,7 +148,7 @@ def duel(request, tmp_path_factory):
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_cutter_sheets_carry_the_label_and_a_50_mm_scale_bar_clear_of_marks_and_cards(duel, paper):
     kind, out, _output = duel
-    w, h = PAPERS_MM[paper]
+    w, h = paper_size(paper)
     layout = choose_layout(paper, 63, 88, kind=kind)
     zones, bleeds = layout.mark_zones(), layout.bleed_boxes()
     sheets = -(-40 // layout.per_sheet)
@@ -239,7 +240,7 @@ def test_a_partial_last_sheet_gets_its_own_cut_file(duel, paper):
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_registration_marks_where_the_spec_puts_them(build, paper):
     kind, out, _output = build
-    w, h = PAPERS_MM[paper]
+    w, h = paper_size(paper)
     rects = _rects(out / f"cards-{paper}.pdf", paper)
     if kind == "silhouette":
         i, n, t = SILHOUETTE.inset, SILHOUETTE.length, SILHOUETTE.thick

@@ -15,7 +15,7 @@ from pypdf import PdfReader
 
 from pipeline.outputs.sheets import build_sheets
 from pipeline.plan import BuildOptions
-from pipeline.impose import PAPERS_MM, choose_layout
+from pipeline.impose import choose_layout, paper_size
 
 PX_PER_MM = 10  # 254 dpi: a shift of 0.1 mm is one pixel
 PT_PER_MM = 72 / 25.4
@@ -92,7 +92,7 @@ def test_backs_stand_the_stated_drift_and_no_more(backrooms_sheets, paper):
     tol = layout.drift_tolerance
     assert tol > 0 and layout.per_sheet == 9
     cells = layout.back_cells()
-    page_h = PAPERS_MM[paper][1]
+    page_h = paper_size(paper)[1]
     checked = {"x": 0, "y": 0}
     for index in range(1, sheet.pages, 2):
         image = _render(sheet.path, index)

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from engine.check import check_game
 from pipeline.cli.app import app
-from pipeline.impose import PAPERS_MM, choose_layout
+from pipeline.impose import choose_layout, paper_size
 
 PT_PER_MM = 72 / 25.4
 
@@ -45,7 +45,7 @@ def test_one_page_a_sheet_with_a_dashed_fold_line(fold_pdf):
         folds = [l for l in page.lines if l["dash"] and abs(l["x0"] - l["x1"]) < 1e-3]
     assert len(folds) == 1
     fold = folds[0]
-    assert fold["x0"] / PT_PER_MM == pytest.approx(PAPERS_MM["a4"][0] / 2, abs=0.05)
+    assert fold["x0"] / PT_PER_MM == pytest.approx(paper_size("a4")[0] / 2, abs=0.05)
     assert (fold["bottom"] - fold["top"]) / PT_PER_MM >= layout.block_h  # across every row
 
 
@@ -57,7 +57,7 @@ def test_backs_mirror_their_fronts_across_the_fold(fold_pdf):
     ink = _ink(fold_pdf, last, dpi)
     # the card rows only (the margin's label and scale bar are not mirrored)
     _ox, oy = layout.origin
-    h = PAPERS_MM["a4"][1]
+    h = paper_size("a4")[1]
     r0, r1 = int((h - oy - layout.block_h) / 25.4 * dpi) + 1, int((h - oy) / 25.4 * dpi) - 1
     rows = ink[r0:r1]
     half = rows.shape[1] // 2
@@ -70,12 +70,12 @@ def test_backs_mirror_their_fronts_across_the_fold(fold_pdf):
 def test_backs_turn_so_that_folding_aligns_them(fold_pdf):
     """Folding over the vertical line mirrors x: a front lying down reads bottom to top, its back
     top to bottom (as for long-edge duplex)."""
-    mid = PAPERS_MM["a4"][0] / 2 * PT_PER_MM
+    mid = paper_size("a4")[0] / 2 * PT_PER_MM
     with pdfplumber.open(fold_pdf) as pdf:
         chars = [c for c in pdf.pages[0].chars if c["text"].strip()]
     layout = choose_layout("a4", 63, 88, kind="fold")
     _ox, oy = layout.origin
-    height = PAPERS_MM["a4"][1] * PT_PER_MM
+    height = paper_size("a4")[1] * PT_PER_MM
     on_cards = [c for c in chars if oy * PT_PER_MM < height - c["bottom"] and height - c["top"] < (oy + layout.block_h) * PT_PER_MM]
     fronts = {tuple(round(v) for v in c["matrix"][:4]) for c in on_cards if c["x1"] < mid}
     backs = {tuple(round(v) for v in c["matrix"][:4]) for c in on_cards if c["x0"] > mid}

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from engine.check import check_game
 from pipeline.cli.app import app
-from pipeline.impose import PAPERS_MM, choose_layout
+from pipeline.impose import choose_layout, paper_size
 
 PT_PER_MM = 72 / 25.4
 TOL_MM = 0.1
@@ -29,7 +29,7 @@ def test_page_count_and_size(duel_sheets, paper):
     reader = PdfReader(sheet.path)
     n_cards = len(check_game("duel").cards)
     assert len(reader.pages) == 2 * math.ceil(n_cards / sheet.layout.per_sheet) == sheet.pages
-    w_mm, h_mm = PAPERS_MM[paper]
+    w_mm, h_mm = paper_size(paper)
     for page in reader.pages:
         assert float(page.mediabox.width) == pytest.approx(w_mm * PT_PER_MM, abs=0.01)
         assert float(page.mediabox.height) == pytest.approx(h_mm * PT_PER_MM, abs=0.01)

@@ -6,30 +6,25 @@ Each command parses options, calls one library function, shows progress, and tur
 
 from __future__ import annotations
 
-import math
-import os
 import sys
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Iterator, MutableMapping, Optional
+from typing import Annotated, MutableMapping, Optional
 
 import typer
 from typer.core import TyperGroup
 from typer.models import TyperInfo
 
-from engine.errors import CardpressError
 from engine.i18n import _, ngettext
 
-from ..impose import PAPERS_MM
-from . import lang as cli_lang
 from . import completion
+from . import lang as cli_lang
+from .common import (TRACK_HELP, Boundary, DeckOpt, GameArg, OutOpt, PapersOpt, millimetres, paper_name,
+                     paper_names, parse_offset, progress_bar)
 from . import rulebook as rulebook_cli
 from . import table as table_cli
 
 cli_lang.install()  # Click's and Typer's own words ("Missing argument") in the user's language
 
-TRACK_HELP = ("Track a live game at the table: turns, phases, resources, reminders, undo and a log that never "
-              "loses a game.")
 
 
 class TrackGroup(TyperGroup):
@@ -74,6 +69,7 @@ app = typer.Typer(
     rich_markup_mode="markdown",
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
+    cls=Boundary,
 )
 def _version(asked: bool) -> None:
     if asked:
@@ -113,101 +109,6 @@ app.add_typer(typer.Typer(cls=TrackGroup, help=TRACK_HELP, no_args_is_help=True,
 rulebook_cli.register(app)
 table_cli.register(app)
 
-PapersOpt = Annotated[Optional[str], typer.Option(help="a4 or letter; both when not given.", show_default=False,
-                                                  autocompletion=completion.papers)]
-OutOpt = Annotated[Optional[Path], typer.Option(help="Output folder. Default: dist/GAME.", show_default=False)]
-DeckOpt = Annotated[Optional[Path], typer.Option(help="Print exactly this deck's cards with their counts: a deck "
-                                                 "file, or a deck of the game by name (artillery). Default: one of "
-                                                 "each card.", show_default=False)]
-GameArg = Annotated[str, typer.Argument(help="A shipped game id (backrooms, duel, ridm) or a game folder path.",
-                                        show_default=False, autocompletion=completion.games)]
-
-
-def fail(exc: CardpressError) -> None:
-    """Print a library error the way every command does, then exit 1."""
-    typer.secho(_("error: {message}").format(message=exc), err=True, fg=typer.colors.RED)
-    raise typer.Exit(1)
-
-
-@contextmanager
-def reported() -> Iterator[None]:
-    """Turn library errors (and the operating system's: a full disk, a read-only folder) into
-    one message and exit code 1. ``main()`` has the same net, but tests run without it."""
-    from ..atomic import reason_of
-
-    try:
-        yield
-    except CardpressError as exc:
-        fail(exc)
-    except OSError as exc:
-        where = f" ({exc.filename})" if exc.filename else ""
-        typer.secho(_("error: {message}").format(message=f"{reason_of(exc)}{where}"), err=True, fg=typer.colors.RED)
-        raise typer.Exit(1) from None
-
-
-def _may_be_terminal() -> bool:
-    """Whether rich could take stderr for a terminal: ``rich.console.Console.is_terminal`` says
-    yes only for a tty, ``TTY_COMPATIBLE=1`` or a non-empty ``FORCE_COLOR``. When none holds no
-    bar is drawn, and rich (~0.05 s of imports) need not be loaded to learn that."""
-    try:
-        tty = sys.stderr.isatty()
-    except (AttributeError, ValueError):  # no stderr, or a closed one: rich says no terminal too
-        tty = False
-    return tty or os.environ.get("TTY_COMPATIBLE") == "1" or bool(os.environ.get("FORCE_COLOR"))
-
-
-@contextmanager
-def progress_bar(enabled: bool = True):
-    """A rich progress bar on stderr; yields a ``progress(label, done, total)`` callback."""
-    if not enabled or not _may_be_terminal():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    console = Console(stderr=True)
-    if not console.is_terminal:
-        yield None
-        return
-    with Progress(TextColumn("{task.description:<18}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=False) as bar:
-        tasks: dict[str, int] = {}
-
-        def update(label: str, done: int, total: int) -> None:
-            if label not in tasks:
-                tasks[label] = bar.add_task(label, total=total)
-            bar.update(tasks[label], completed=done, total=total)
-
-        yield update
-
-
-def _paper(value: str) -> str:
-    """The --paper option: a4 or letter, any case."""
-    paper = value.lower()
-    if paper not in PAPERS_MM:
-        raise typer.BadParameter(_("unknown paper {paper!r}; use {papers}").format(
-            paper=value, papers=_(" or ").join(PAPERS_MM)), param_hint="--paper")
-    return paper
-
-
-def _parse_offset(value: str) -> tuple[float, float]:
-    try:
-        x, y = (float(v) for v in value.split(","))
-    except ValueError:
-        raise typer.BadParameter(_("use X,Y in millimetres, e.g. 0.5,-1"), param_hint="--back-offset") from None
-    if not (math.isfinite(x) and math.isfinite(y)):  # nan would print every back blank
-        raise typer.BadParameter(_("{value!r}: use two finite numbers of millimetres, e.g. 0.5,-1").format(
-            value=value), param_hint="--back-offset")
-    return x, y
-
-
-def _millimetres(value: float | None) -> float | None:
-    """--margin, --bleed, --gutter: a finite, non-negative length (``nan`` passes float())."""
-    if value is not None and (not math.isfinite(value) or value < 0):
-        raise typer.BadParameter(_("{value!r}: use a finite number of millimetres ≥ 0").format(value=value))
-    return value
-
-
 @app.command(rich_help_panel="Production")
 def build(
     game: GameArg,
@@ -215,13 +116,13 @@ def build(
     out: OutOpt = None,
     deck: DeckOpt = None,
     margin: Annotated[float, typer.Option(help="Printer's unprintable margin, mm (crop marks stay inside it).",
-                                          callback=_millimetres)] = 5.0,
-    bleed: Annotated[float, typer.Option(help="Bleed around each card, mm.", callback=_millimetres)] = 3.0,
+                                          callback=millimetres)] = 5.0,
+    bleed: Annotated[float, typer.Option(help="Bleed around each card, mm.", callback=millimetres)] = 3.0,
     gutter: Annotated[Optional[float], typer.Option(help="Space between cards, mm. Default: the gutter (0 to "
                                                     "2×bleed) that tolerates the most duplex drift while "
                                                     "keeping the most cards per sheet. 0: shared cut lines, "
                                                     "no drift tolerated.", show_default=False,
-                                                    callback=_millimetres)] = None,
+                                                    callback=millimetres)] = None,
     layout: Annotated[str, typer.Option(help="duplex: backs on the next page, for a duplex printer. fold "
                                         "(gutterfold): each sheet holds fronts and their mirrored backs side "
                                         "by side; fold on the dashed line, no duplex printer needed. "
@@ -230,7 +131,7 @@ def build(
                                         "cut files DIR/cards-<paper>-cut.svg and .dxf. cricut: Cricut Design Space "
                                         "Print Then Cut frame round a 6.75 × 9.25 in area, same cut files.")] = "duplex",
     corner_radius: Annotated[float, typer.Option(help="--layout silhouette/cricut: the cut files' card corner "
-                                                 "radius, mm (0: square corners).", callback=_millimetres)] = 3.0,
+                                                 "radius, mm (0: square corners).", callback=millimetres)] = 3.0,
     back_marks: Annotated[bool, typer.Option("--back-marks", help="Crop marks and gutter ticks on the back "
                                              "pages too (to cut from the back).")] = False,
     short_edge: Annotated[bool, typer.Option("--short-edge", help="Backs for short-edge duplex flipping "
@@ -296,15 +197,15 @@ def build(
 
     from ..impose import KINDS
 
-    papers = (_paper(paper),) if paper else tuple(PAPERS_MM)
+    papers = paper_names(paper)
     if layout not in KINDS:
         raise typer.BadParameter(_("{value!r}: use one of {choices}").format(value=layout, choices=", ".join(KINDS)),
                                  param_hint="--layout")
     options = BuildOptions(papers=papers, out_dir=out, deck=deck, bleed_mm=bleed, margin_mm=margin, gutter_mm=gutter,
-                           flip="short" if short_edge else "long", back_offset_mm=_parse_offset(back_offset),
+                           flip="short" if short_edge else "long", back_offset_mm=parse_offset(back_offset),
                            jobs=jobs, changed_since=changed_since, cache=not no_cache, layout=layout,
                            back_marks=back_marks, corner_radius_mm=corner_radius)
-    with reporting(_notice, offline), reported(), progress_bar() as progress:
+    with reporting(_notice, offline), progress_bar() as progress:
         result = build_sheets(game, options, progress)
     if result.changes is not None:
         typer.echo(_("since {earlier}: {changes}").format(earlier=changed_since, changes=result.changes.describe()))
@@ -338,7 +239,7 @@ def images(
                                                  "deck file or a deck of the game by name.", show_default=False)] = None,
     dpi: Annotated[int, typer.Option(min=72, max=1200, help="Resolution of the card images.")] = 300,
     bleed: Annotated[float, typer.Option(help="Bleed included in each image, mm (1/8 inch = 3.175, "
-                                         "the print-shop norm).", callback=_millimetres)] = 3.175,
+                                         "the print-shop norm).", callback=millimetres)] = 3.175,
     tts: Annotated[bool, typer.Option("--tts/--no-tts", help="Also write Tabletop Simulator decks: one set of "
                                       "sheets per back design (10 × 7, last slot = hidden-card back) and the "
                                       "Saved Object .json to import them.")] = True,
@@ -367,7 +268,7 @@ def images(
     from ..plan import prepare
     from ..outputs.images import write_images
 
-    with reported(), progress_bar() as progress:
+    with progress_bar() as progress:
         prep = prepare(game, deck, bleed, progress)
         name = f"{prep.game.id}-{deck.stem}" if deck is not None else prep.game.id
         result = write_images(prep, out or output_path(Path("dist"), prep.game.id), dpi, bleed, tts, progress,
@@ -412,10 +313,9 @@ def watch(
     from ..plan import BuildOptions
     from ..watch import watch as watch_game
 
-    papers = (_paper(paper),) if paper else tuple(PAPERS_MM)
+    papers = paper_names(paper)
     options = BuildOptions(papers=papers, out_dir=out, deck=deck)
-    with reported():
-        watch_game(game, options, typer.echo, open_page=open_page, port=port, browser=not no_browser)
+    watch_game(game, options, typer.echo, open_page=open_page, port=port, browser=not no_browser)
 
 
 @app.command(rich_help_panel="Production")
@@ -426,7 +326,7 @@ def preview(
     png: Annotated[Optional[Path], typer.Option(help="PNG file to write. Default: dist/GAME/preview-CARD.png.",
                                                 show_default=False)] = None,
     dpi: Annotated[int, typer.Option(min=36, max=1200, help="Resolution.")] = 300,
-    bleed: Annotated[float, typer.Option(help="Bleed around the card, mm.", callback=_millimetres)] = 3.0,
+    bleed: Annotated[float, typer.Option(help="Bleed around the card, mm.", callback=millimetres)] = 3.0,
 ) -> None:
     """One card as it prints (same templates, text size and art as the sheets), as a PNG.
 
@@ -437,11 +337,10 @@ def preview(
     from ..atomic import atomic_write, output_path
     from ..outputs.preview import preview_png
 
-    with reported():
-        data = preview_png(game, card, back=back, dpi=dpi, bleed_mm=bleed)
-        target = png or output_path(Path("dist") / Path(game).name, f"preview-{card}{'-back' if back else ''}.png")
-        with atomic_write(target) as tmp:
-            tmp.write_bytes(data)
+    data = preview_png(game, card, back=back, dpi=dpi, bleed_mm=bleed)
+    target = png or output_path(Path("dist") / Path(game).name, f"preview-{card}{'-back' if back else ''}.png")
+    with atomic_write(target) as tmp:
+        tmp.write_bytes(data)
     typer.echo(f"{target}")
 
 
@@ -450,7 +349,7 @@ def calibrate(
     paper: Annotated[str, typer.Option(help="a4 or letter.", autocompletion=completion.papers)] = "a4",
     out: Annotated[Optional[Path], typer.Option(help="Output file. Default: dist/calibration-PAPER.pdf.",
                                                 show_default=False)] = None,
-    margin: Annotated[float, typer.Option(help="Printer's unprintable margin, mm.", callback=_millimetres)] = 5.0,
+    margin: Annotated[float, typer.Option(help="Printer's unprintable margin, mm.", callback=millimetres)] = 5.0,
     short_edge: Annotated[bool, typer.Option("--short-edge", help="Short-edge duplex flipping.")] = False,
     back_offset: Annotated[str, typer.Option(help="Check an offset: print with it applied (X,Y mm).")] = "0,0",
 ) -> None:
@@ -466,11 +365,10 @@ def calibrate(
     """
     from ..outputs.calibration import write_calibration
 
-    paper = _paper(paper)
+    paper = paper_name(paper)
     target = out or Path("dist") / f"calibration-{paper}.pdf"
-    with reported():
-        path = write_calibration(target, paper, margin, "short" if short_edge else "long",
-                                 _parse_offset(back_offset))
+    path = write_calibration(target, paper, margin, "short" if short_edge else "long",
+                             parse_offset(back_offset))
     typer.echo(_("{path}: print double-sided at actual size, then read the offset on the back's scales").format(
         path=path))
 
@@ -501,7 +399,7 @@ def check(game: GameArg,
     from engine.check import check_game
     from engine.data.remote import reporting
 
-    with reporting(_notice, offline), reported():
+    with reporting(_notice, offline):
         report = check_game(game)
     if report.problems:
         for p in report.problems:
@@ -512,8 +410,7 @@ def check(game: GameArg,
     if render:
         from ..plan import render_check
 
-        with reported():
-            errors = render_check(report)
+        errors = render_check(report)
         if errors:
             for e in errors:
                 typer.secho(f"  {e}", err=True, fg=typer.colors.RED)
@@ -556,10 +453,9 @@ def cards(game: GameArg,
 
     from ..outputs.spreadsheet import export_cards
 
-    with reported():
-        definition = load_game(game)
-        all_cards = load_cards(definition)
-        path = export_cards(definition, all_cards, out, headers="labels" if labels else "ids")
+    definition = load_game(game)
+    all_cards = load_cards(definition)
+    path = export_cards(definition, all_cards, out, headers="labels" if labels else "ids")
     typer.echo(_("{cards} cards of {game} written to {path}").format(cards=len(all_cards), game=definition.name,
                                                                        path=path))
 
@@ -595,7 +491,7 @@ def export(
     """
     from ..outputs.shops import describe, export_shop
 
-    with reported(), progress_bar() as progress:
+    with progress_bar() as progress:
         result = export_shop(game, shop, out, deck, progress)
     typer.echo(_("{shop}: {files} file(s), {pages} card sides — {spec}").format(
         shop=result.shop.name, files=len(result.files), pages=result.pages, spec=describe(result.shop)))
@@ -634,11 +530,10 @@ def deck(game: GameArg,
     from ..atomic import output_path
     from ..outputs.charts import write_deck_picture
 
-    with reported():
-        definition = load_game(game)
-        path = user_deck(definition, deck_name)
-        stats = deck_stats(definition, load_cards(definition), read_deck(path))
-        picture = write_deck_picture(stats, out or output_path(Path("dist"), definition.id), path.stem)
+    definition = load_game(game)
+    path = user_deck(definition, deck_name)
+    stats = deck_stats(definition, load_cards(definition), read_deck(path))
+    picture = write_deck_picture(stats, out or output_path(Path("dist"), definition.id), path.stem)
     for line in summary_lines(stats):
         typer.echo(line)
     typer.echo(_("pictures written: {svg}, {png}").format(svg=picture.svg, png=picture.png))
@@ -677,11 +572,10 @@ def schema(game: GameArg,
 
     from ..outputs.schema import default_folder, write_schemas
 
-    with reported():
-        definition = load_game(game)
-        all_cards = load_cards(definition)
-        folder = out if out is not None else default_folder(definition)
-        paths = write_schemas(definition, all_cards, folder)
+    definition = load_game(game)
+    all_cards = load_cards(definition)
+    folder = out if out is not None else default_folder(definition)
+    paths = write_schemas(definition, all_cards, folder)
     typer.echo(_("schemas of {game} written to {folder}:").format(game=definition.name, folder=folder))
     for path in paths:
         typer.echo(f"  {path.name}")
@@ -702,8 +596,7 @@ def new(path: Annotated[Path, typer.Argument(help="Folder to create (must not ex
     """
     from ..scaffold import scaffold
 
-    with reported():
-        folder = scaffold(path, name)
+    folder = scaffold(path, name)
     typer.echo(_("created {folder}\nnext: cardpress check {folder} && cardpress build {folder}\n"
                  "      cardpress rulebook {folder}    # from templates/rulebook.md.j2 and glossary.yaml")
                .format(folder=folder))
@@ -717,16 +610,15 @@ def fonts() -> None:
     """
     from ..render.fonts import FAMILY, build_fonts
 
-    with reported():
-        paths = build_fonts(progress=lambda label: typer.echo(_("building {font} …").format(font=label), err=True))
+    paths = build_fonts(progress=lambda label: typer.echo(_("building {font} …").format(font=label), err=True))
     typer.echo(f"{FAMILY}:")
     for p in paths:
         typer.echo(f"  {p}")
 
 
 def main() -> None:
-    """Entry point. Commands report their own errors; this is the last line of defence, so a
-    user never sees a Python traceback, whatever goes wrong."""
+    """Entry point: the app in the user's language. Errors are the root's (``common.Boundary``);
+    only Ctrl-C before any command started (while modules load) is met here."""
     try:
         from engine.i18n import language
 
@@ -739,24 +631,6 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.secho(_("interrupted: nothing half-written was kept"), err=True, fg=typer.colors.RED)
         sys.exit(130)
-    except CardpressError as exc:
-        typer.secho(_("error: {message}").format(message=exc), err=True, fg=typer.colors.RED)
-        sys.exit(1)
-    except OSError as exc:
-        from ..atomic import reason_of
-
-        where = f" ({exc.filename})" if exc.filename else ""
-        typer.secho(_("error: {message}").format(message=_("{reason}; nothing half-written was kept").format(
-            reason=f"{reason_of(exc)}{where}")), err=True, fg=typer.colors.RED)
-        sys.exit(1)
-    except MemoryError:
-        typer.secho(_("error: out of memory (an input far larger than any card game needs?)"), err=True,
-                    fg=typer.colors.RED)
-        sys.exit(1)
-    except Exception as exc:  # a bug of ours: say so plainly, without a traceback
-        typer.secho(_("error: internal error ({kind}: {exc}); this is a bug in cardpress, please report it with "
-                      "the command you ran").format(kind=type(exc).__name__, exc=exc), err=True, fg=typer.colors.RED)
-        sys.exit(2)
 
 
 if __name__ == "__main__":

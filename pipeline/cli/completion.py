@@ -27,6 +27,6 @@ def games(incomplete: str) -> list[str]:
 
 
 def papers(incomplete: str) -> list[str]:
-    from ..impose import PAPERS_MM
+    from engine.presets import papers
 
-    return [paper for paper in PAPERS_MM if paper.startswith(incomplete.lower())]
+    return [paper for paper in papers() if paper.startswith(incomplete.lower())]

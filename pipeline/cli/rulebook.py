@@ -12,11 +12,7 @@ from engine.errors import CardpressError
 from engine.i18n import _
 
 from . import completion
-
-
-class Paper(str, Enum):
-    a4 = "a4"
-    letter = "letter"
+from .common import fail, paper_name
 
 
 class Format(str, Enum):
@@ -32,7 +28,8 @@ class Duplex(str, Enum):
 def rulebook(
     game: Annotated[str, typer.Argument(help="Shipped game id (backrooms, duel, ridm) or a game folder.",
                                        autocompletion=completion.games)],
-    paper: Annotated[Paper, typer.Option(help="Paper size of the PDF (the booklet's sheet size with --booklet).")] = Paper.a4,
+    paper: Annotated[str, typer.Option(help="Paper size of the PDF (the booklet's sheet size with --booklet): a4 or "
+                                            "letter.", callback=paper_name, autocompletion=completion.papers)] = "a4",
     out: Annotated[Optional[Path], typer.Option("--out", help="Output folder. Default: dist/GAME.")] = None,
     booklet: Annotated[bool, typer.Option(
         "--booklet", help="Impose as a saddle-stitched booklet: A5 pages 2-up on A4 landscape "
@@ -52,10 +49,9 @@ def rulebook(
     """
     from rich.progress import BarColumn, Progress, TextColumn
 
-    from .app import fail
     from ..rulebook.build import RulebookOptions, build_rulebook
 
-    options = RulebookOptions(paper=paper.value, booklet=booklet, format=format.value, out_dir=out,
+    options = RulebookOptions(paper=paper, booklet=booklet, format=format.value, out_dir=out,
                               duplex=duplex.value)
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
@@ -93,7 +89,6 @@ def rules(
     from rich.markup import escape
     from rich.panel import Panel
 
-    from .app import fail
     from ..rulebook.lookup import MAX_LINES_PER_SECTION, lookup
 
     try:

@@ -30,7 +30,7 @@ from engine.tracker.kit import CommandSpec, Param, declared_commands, fill, ship
 from engine.live.session import FIRST_RANDOM, GAME_ENV, activity_time, import_game, intact_export, parse_log
 
 from ..atomic import atomic_write, reason_of
-from .app import TRACK_HELP
+from .common import TRACK_HELP
 from .lang import compose
 from .track_view import (Failed, NotRead, board, log_json_text, log_text, open_live, opened_store,
                          outcome_lines, read_words, run_declared, status_json_text)

@@ -17,7 +17,7 @@ from engine.i18n import _
 from ..atomic import atomic_write
 from ..render.calibration import draw_calibration
 from ..render.fonts import FontError, register_fonts
-from ..impose import PAPERS_MM, Flip, LayoutError
+from ..impose import Flip, LayoutError, paper_size
 
 INSET_MM = 22  # corner targets this far inside the printable margin
 
@@ -36,13 +36,13 @@ def _instructions(flip: Flip) -> list[str]:
 
 def targets(paper: str, margin: float) -> list[tuple[float, float]]:
     """Cross positions on the front page (mm, origin bottom-left)."""
-    w, h = PAPERS_MM[paper]
+    w, h = paper_size(paper)
     d = margin + INSET_MM
     return [(w / 2, h / 2), (d, d), (w - d, d), (d, h - d), (w - d, h - d)]
 
 
 def mirrored(paper: str, point: tuple[float, float], flip: Flip) -> tuple[float, float]:
-    w, h = PAPERS_MM[paper]
+    w, h = paper_size(paper)
     x, y = point
     return (w - x, y) if flip == "long" else (x, h - y)
 
@@ -50,8 +50,7 @@ def mirrored(paper: str, point: tuple[float, float], flip: Flip) -> tuple[float,
 def write_calibration(path: Path, paper: str = "a4", margin: float = 5.0, flip: Flip = "long",
                       back_offset: tuple[float, float] = (0.0, 0.0)) -> Path:
     """Write the two-page calibration PDF to ``path`` (atomically)."""
-    if paper not in PAPERS_MM:
-        raise LayoutError(_("unknown paper {paper!r}; use one of: {papers}").format(paper=paper, papers=", ".join(PAPERS_MM)))
+    size = paper_size(paper)  # an unknown paper: UnknownPaper, naming the papers there are
     if not math.isfinite(margin) or margin < 0 or not all(math.isfinite(v) for v in back_offset):
         raise LayoutError(_("margin and back offset must be finite millimetres (margin ≥ 0), got {margin!r} and {offset!r}")
                           .format(margin=margin, offset=back_offset))
@@ -65,6 +64,6 @@ def write_calibration(path: Path, paper: str = "a4", margin: float = 5.0, flip: 
     fronts = targets(paper, margin)
     backs = [(x + back_offset[0], y + back_offset[1]) for x, y in (mirrored(paper, p, flip) for p in fronts)]
     with atomic_write(path) as tmp:
-        draw_calibration(tmp, PAPERS_MM[paper], fronts, backs, (_TITLE_FRONT, _TITLE_BACK), _instructions(flip), note,
+        draw_calibration(tmp, size, fronts, backs, (_TITLE_FRONT, _TITLE_BACK), _instructions(flip), note,
                          fonts, f"cardpress duplex calibration ({paper.upper()}, {flip} edge)")
     return path

@@ -37,7 +37,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from engine.cards import ID_PATTERN, MAX_ID_CHARS, Card
-from engine.definitions import CARD_SIZE_PRESETS, COMMON_FIELDS, FieldSpec, GameDefinition
+from engine.definitions import COMMON_FIELDS, FieldSpec, GameDefinition
+from engine.presets import card_sizes
 from engine.limits import MAX_CARD_MM, MAX_COPIES, MAX_FIELD_CHARS, MIN_CARD_MM
 from engine.data.remote import MAX_URL_CHARS
 from engine.paths import card_data_root
@@ -133,10 +134,10 @@ def game_schema(game: GameDefinition) -> dict[str, Any]:
     if "CardSize" in defs:
         for side in ("width_mm", "height_mm"):
             defs["CardSize"]["properties"][side].update(minimum=MIN_CARD_MM, maximum=MAX_CARD_MM)
-        # card_size: a preset's name or millimetres (engine.definitions.CARD_SIZE_PRESETS).
-        presets = {"enum": list(CARD_SIZE_PRESETS),
+        # card_size: a preset's name or millimetres (engine.presets.card_sizes).
+        presets = {"enum": list(card_sizes()),
                    "description": "预设尺寸：" + "，".join(f"{name} {w:g}×{h:g}" for name, (w, h)
-                                                      in CARD_SIZE_PRESETS.items())}
+                                                      in card_sizes().items())}
         size = props.get("card_size")
         if size is not None:
             props["card_size"] = {"anyOf": [{"$ref": size.pop("$ref")}, presets], **size}

@@ -13,22 +13,22 @@ import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Literal
+from typing import Literal
 
 from engine.definitions import GameDefinition, load_game
 from engine.i18n import _
 
 from pipeline.atomic import atomic_write, output_path
+from pipeline.progress import Progress
 from pipeline.render.fonts import register_fonts
 
 from . import markdown as md
 from .booklet import impose_booklet
 from .cards import RulebookCards
 from .errors import RulebookError
-from .pdf import PAGE_SIZES, geometry, write_pdf
+from .pdf import geometry, page_size, write_pdf
 from .source import RulebookSource, render_source
 
-Progress = Callable[[str, int, int], None]
 _GALLERY = re.compile(r"^```gallery[ \t]*\n```[ \t]*$", re.M)
 
 
@@ -80,8 +80,7 @@ def build_rulebook(game: str | Path | GameDefinition, options: RulebookOptions =
     Raises ``RulebookError`` subclasses (template, missing glyph), ``DataError`` (bad cards) or
     ``GameNotFound``. Nothing is written unless the whole build succeeds.
     """
-    if options.paper not in PAGE_SIZES:
-        raise RulebookError(_("unknown paper {paper!r}: use one of {papers}").format(paper=options.paper, papers=", ".join(PAGE_SIZES)))
+    page_size(options.paper)  # an unknown paper: UnknownPaper, naming the papers there are
     if options.format not in ("pdf", "html"):
         raise RulebookError(_("unknown format {format!r}: use pdf or html").format(format=options.format))
     if options.booklet and options.format != "pdf":
@@ -109,5 +108,5 @@ def build_rulebook(game: str | Path | GameDefinition, options: RulebookOptions =
             pages = write_pdf(flat, source, doc, fonts, geom, cards, progress)
             if progress:
                 progress(_("imposing"), 0, 1)
-            sides = impose_booklet(flat, tmp, PAGE_SIZES[options.paper], options.duplex)
+            sides = impose_booklet(flat, tmp, page_size(options.paper), options.duplex)
     return RulebookResult(source.game, path, pages, sides)

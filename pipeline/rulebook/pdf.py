@@ -19,9 +19,8 @@ from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT
-from reportlab.lib.pagesizes import A4, A5, letter
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.lib.units import inch, mm
+from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
@@ -33,6 +32,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from pipeline.render.text import can_break  # importing pipeline.render.text installs the Chinese line-breaking rules
 from engine.i18n import _
+from engine.presets import paper as preset_paper
 from pipeline.render.fonts import FontSet
 
 from . import markdown as md
@@ -42,9 +42,12 @@ from .source import GLOSSARY_ORDER_NOTE, RulebookSource
 
 Progress = Callable[[str, int, int], None]
 
-PAGE_SIZES = {"a4": A4, "letter": letter}
+def page_size(paper: str, booklet: bool = False) -> tuple[float, float]:
+    """(width, height) in points of ``paper`` (``engine.presets``), or of its booklet page."""
+    found = preset_paper(paper)
+    w, h = found.booklet_page_mm if booklet else found.mm
+    return tuple(round(v) if abs(v - round(v)) < 1e-6 else v for v in (w * mm, h * mm))  # Letter: 612 × 792 pt
 #: Booklet pages: half the sheet, so two fit side by side on the landscape sheet.
-BOOKLET_PAGE_SIZES = {"a4": A5, "letter": (5.5 * inch, 8.5 * inch)}
 GALLERY_CARD_MM = {"full": 40.0, "half": 33.0}
 INK = colors.HexColor("#222222")
 MUTED = colors.HexColor("#666666")
@@ -84,12 +87,10 @@ class PageGeometry:
 
 
 def geometry(paper: str, booklet: bool) -> PageGeometry:
-    if paper not in PAGE_SIZES:
-        raise RulebookError(_("unknown paper {paper!r}: use one of {papers}").format(paper=paper, papers=", ".join(PAGE_SIZES)))
     if booklet:
         # 9.5 pt: the smallest body size that still reads comfortably in a hand-held A5 book.
-        return PageGeometry(BOOKLET_PAGE_SIZES[paper], 14 * mm, 9.5, mirrored=True)
-    return PageGeometry(PAGE_SIZES[paper], 20 * mm, 10.5)
+        return PageGeometry(page_size(paper, booklet=True), 14 * mm, 9.5, mirrored=True)
+    return PageGeometry(page_size(paper), 20 * mm, 10.5)
 
 
 # ---------------------------------------------------------------------------- flowables
