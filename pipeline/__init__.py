@@ -4,7 +4,7 @@
 def main() -> None:
     """The ``cardpress`` entry point. A ``track`` command a table types between moves runs on the
     fast path (``track_view.fast_track``: no Typer, no pydantic); everything else, and anything
-    the fast path does not read exactly as Typer would, runs the Typer app (``cli.main``)."""
+    the fast path does not read exactly as Typer would, runs the Typer app (``cli.app.main``)."""
     import sys
 
     from .cli.track_view import fast_track

@@ -191,7 +191,7 @@ def _art_jobs(prep: Prepared) -> set[tuple[Path, float, float]]:
     return jobs
 
 
-def _faces(layouts: Layouts, cards: Iterable[Card], bleed_mm: float,
+def laid_out_faces(layouts: Layouts, cards: Iterable[Card], bleed_mm: float,
            face_errors: dict[str, CardpressError] | None = None,
            keep: dict[str, list[Element] | None] | FaceStore | None = None,
            counted: Callable[[int], None] | None = None,
@@ -236,7 +236,7 @@ def share_text_sizes(layouts: Layouts, cards: Iterable[Card], painter: CardPaint
     second render could only say less (a template that ran out of time is not run again).
     Faces of the cards named in ``keep`` are stored there, so they are not rendered twice
     (rendering is most of a build's time)."""
-    return painter.share_sizes(_faces(layouts, cards, bleed_mm, face_errors, keep))
+    return painter.share_sizes(laid_out_faces(layouts, cards, bleed_mm, face_errors, keep))
 
 
 def _fit_and_normalise(prep: Prepared, cards: list[Card], requested: int | None, progress: Progress | None) -> None:
@@ -275,7 +275,7 @@ def _fit_and_normalise(prep: Prepared, cards: list[Card], requested: int | None,
     def child() -> tuple:
         painter.prepare_art(their_art, processes=1, done=counter(theirs, 0, False))
         failed: dict[str, CardpressError] = {}
-        fits = painter.text_fits(_faces(prep.layouts, their_cards, prep.bleed_mm, failed, prep.faces,
+        fits = painter.text_fits(laid_out_faces(prep.layouts, their_cards, prep.bleed_mm, failed, prep.faces,
                                         counted=counter(theirs, 1, False), prep=prep))
         failures = {cid: str(exc) for cid, exc in failed.items()}
         layouts = cache.fresh_layouts() if cache is not None else {}
@@ -283,7 +283,7 @@ def _fit_and_normalise(prep: Prepared, cards: list[Card], requested: int | None,
 
     def parent() -> dict:
         painter.prepare_art(my_art, processes=None if requested is None and jobs == 1 else 1, done=counter(mine, 0, True))
-        return painter.text_fits(_faces(prep.layouts, my_cards, prep.bleed_mm, prep.face_errors, prep.faces,
+        return painter.text_fits(laid_out_faces(prep.layouts, my_cards, prep.bleed_mm, prep.face_errors, prep.faces,
                                         counted=counter(mine, 1, True), prep=prep))
 
     try:

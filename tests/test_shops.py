@@ -187,6 +187,15 @@ def test_an_unknown_shop_and_a_card_size_the_shop_does_not_take_are_refused(game
     assert result.exit_code == 1
     assert "70 × 120 mm" in result.output and "63.5 × 88.9 mm" in result.output
     assert not (tmp_path / "o").exists()
+    # A card type of its own size is refused too, by name (not printed on the shop's poker page).
+    mixed = scaffold(tmp_path / "mixed", "混合")
+    definition = mixed / "game.yaml"
+    definition.write_text(definition.read_text(encoding="utf-8").replace(
+        "  spell:\n    name: 法术\n", "  spell:\n    name: 法术\n    card_size: tarot\n"), encoding="utf-8")
+    result = CliRunner().invoke(app, ["export", str(mixed), "--shop", "drivethrucards", "--out", str(tmp_path / "m")])
+    assert result.exit_code == 1, result.output
+    assert "法术" in result.output and "70 × 120 mm" in result.output
+    assert not (tmp_path / "m").exists()
 
 
 def test_every_preset_names_its_source_and_the_found_ones_their_numbers():

@@ -1,7 +1,8 @@
-"""The ``cardpress`` command line: thin Typer adapters over the library.
+"""The ``cardpress`` root command and the production commands: thin Typer adapters over the library.
 
-Each command parses options, calls one library function, shows progress, and turns a
-``CardpressError`` into one clear message and exit code 1.
+Each command parses options, calls library functions and shows progress; what goes wrong is
+reported by the root's error boundary (``common.Boundary``), one clear message and exit code.
+The rulebook, table and track commands are registered from their own modules.
 """
 
 from __future__ import annotations
@@ -109,6 +110,7 @@ app.add_typer(typer.Typer(cls=TrackGroup, help=TRACK_HELP, no_args_is_help=True,
 rulebook_cli.register(app)
 table_cli.register(app)
 
+
 @app.command(rich_help_panel="Production")
 def build(
     game: GameArg,
@@ -152,8 +154,8 @@ def build(
 ) -> None:
     """Build print-ready card sheets: DIR/cards-a4.pdf and DIR/cards-letter.pdf.
 
-    Poker-size cards with bleed and crop marks, fronts and mirrored duplex backs on alternating
-    pages. The grid is computed from paper, margin, bleed and gutter. Invalid data is refused
+    Cards of the game's size (card_size in game.yaml; a card type may have its own) with bleed
+    and crop marks, fronts and mirrored duplex backs on alternating pages. The grid is computed from paper, margin, bleed and gutter. Invalid data is refused
     and nothing is written.
 
     Example: cardpress build backrooms

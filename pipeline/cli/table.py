@@ -94,7 +94,7 @@ def table(
     from engine.live import LiveGame
 
     from ..table.server import make_app
-    from .track import _parse_decks
+    from .track import parse_decks
     from .track_view import Failed, open_live, opened_store
 
     extra = [a for a in ctx.args if not a.startswith("-")]
@@ -109,7 +109,7 @@ def table(
     try:
         with opened_store(db) as store:
             if game is not None:
-                live = LiveGame.new(store, game, names, first=first, decks=_parse_decks(deck), check_decks=not no_check,
+                live = LiveGame.new(store, game, names, first=first, decks=parse_decks(deck), check_decks=not no_check,
                                     levels=tuple(x.strip() for x in levels.replace("，", ",").split(",") if x.strip()))
             else:
                 live = open_live(store, game_id, lambda text: typer.secho(text, err=True))

@@ -83,7 +83,7 @@ def _use_line(game_id: str) -> str:
 # ---------------------------------------------------------------------------- games
 
 
-def _parse_decks(decks: list[str]) -> dict[str, Path]:
+def parse_decks(decks: list[str]) -> dict[str, Path]:
     out = {}
     for item in decks:
         name, sep, path = item.partition("=")
@@ -119,7 +119,7 @@ def new(
     names = [n.strip() for p in [*players, *extra] for n in p.replace("，", ",").split(",") if n.strip()]
     pile = tuple(x.strip() for x in levels.replace("，", ",").split(",") if x.strip())
     with _store(db) as store:
-        live = LiveGame.new(store, game, names, first=first, levels=pile, decks=_parse_decks(deck),
+        live = LiveGame.new(store, game, names, first=first, levels=pile, decks=parse_decks(deck),
                             op_id=op_id, check_decks=not no_check)
         typer.echo(live.id)
         typer.echo(_use_line(live.id))

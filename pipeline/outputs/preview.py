@@ -29,7 +29,7 @@ def preview_png(game: str | Path | GameDefinition, card_id: str, back: bool = Fa
     """PNG of card ``card_id``'s face (or, with ``back``, the back its type uses) including
     ``bleed_mm`` of bleed, at ``dpi``. Raises ``DataError`` for a game that does not check,
     ``PreviewError`` for an unknown card, and the painter's errors for a card that cannot print."""
-    from ..plan import _faces
+    from ..plan import laid_out_faces
     from ..buildcache import card_key, open_cache
     from ..render.painter import CardPainter
     from ..render.fonts import register_fonts
@@ -58,7 +58,7 @@ def preview_png(game: str | Path | GameDefinition, card_id: str, back: bool = Fa
         cache = open_cache(definition, layouts.roots, bleed_mm, painter.fonts)
         known = SimpleNamespace(cache=cache, painter=painter, keys={c.id: card_key(cache.key, c) for c in kin})
         keep: dict = {card.id: None}
-        painter.share_sizes(_faces(layouts, kin, bleed_mm, keep=keep, prep=known))
+        painter.share_sizes(laid_out_faces(layouts, kin, bleed_mm, keep=keep, prep=known))
         cache.save()
         elements, drawn, label = keep[card.id] or layouts.face(card, bleed_mm), card, card.id
     pdf = face_pdf(painter, elements, drawn, label, size.mm, bleed_mm)

@@ -167,6 +167,9 @@ def export_shop(game, shop_name: str, out_dir: Path | None = None, deck: Path | 
     check_size(preset, size.width_mm, size.height_mm, definition.name)
     bleed = _bleed_mm(preset, size.width_mm, size.height_mm)
     prep = prepare(definition, deck, bleed, progress)
+    for type_id in dict.fromkeys(card.type for card in prep.sequence):  # a card type may have its own size
+        ctype = definition.card_types[type_id]
+        check_size(preset, *definition.card_size_of(type_id).mm, f"{definition.name} ({ctype.name})")
     folder = output_path(out_dir or output_path(Path("dist"), definition.id), preset.id)
     result = ShopResult(preset, size_px=preset.page_px)
     if preset.output == "png":
