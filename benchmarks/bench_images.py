@@ -60,8 +60,12 @@ RUN = textwrap.dedent('''
         from pathlib import Path
         game, out, which = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
         t0 = time.perf_counter()
-        from pipeline.plan import prepare
-        from pipeline.outputs.images import write_images
+        try:
+            from pipeline.plan import prepare
+            from pipeline.outputs.images import write_images
+        except ImportError:  # --before a revision older than the pipeline's reshape (issue 10 §4)
+            from pipeline.build import prepare
+            from pipeline.images import write_images
         write = lambda prep: write_images(prep, out, 300, 25.4 / 8, True, workers=int(which))
         prep = prepare(game, None, 25.4 / 8)
         t1 = time.perf_counter()
