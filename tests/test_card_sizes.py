@@ -253,3 +253,28 @@ def test_card_images_and_tts_cells_take_each_cards_own_size(tmp_path):
         w, h = prep.game.back_size(deck.back).mm
         assert abs(cell_w / cell_h - w / h) < 0.02, deck.back
     assert any(deck.back == level_back for deck in result.tts_decks)
+
+
+def test_the_rulebook_shows_each_card_at_its_own_size(tmp_path):
+    """The rulebook's gallery and example card, PDF and HTML: a tarot-sized level keeps its
+    70 × 120 shape (it was drawn into a poker card's box, its bottom cut off)."""
+    from pipeline.render.fonts import register_fonts
+    from pipeline.render.raster import page_image, page_sizes
+    from pipeline.rulebook.cards import RulebookCards
+    from pipeline.rulebook.pdf import cards_pdf
+
+    game = load_game(_tarot_levels(tmp_path))
+    cards = RulebookCards(game, register_fonts())
+    level = next(c for c in cards.cards if c.type == "level")
+    other = next(c for c in cards.cards if c.type != "level")
+    pt = 72 / 25.4
+    flow = cards.flowable(level, 35)
+    assert flow.width == pytest.approx(35 * pt) and flow.height == pytest.approx(60 * pt)   # 35 × 35·120/70
+    assert cards.flowable(other, 63).height == pytest.approx(88 * pt)
+    pdf = cards_pdf(cards, [level, other])
+    assert [tuple(round(v / pt, 1) for v in size) for size in page_sizes(pdf)] == [(70.0, 120.0), (63.0, 88.0)]
+    # The level's footer is painted: its lowest 10 mm are not blank paper.
+    import numpy as np
+
+    pixels = np.asarray(page_image(pdf, 0, dpi=60).convert("L"))
+    assert pixels[-round(10 / 25.4 * 60):].mean() < 250

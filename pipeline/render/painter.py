@@ -568,12 +568,14 @@ class CardFlowable(Flowable):
     """
 
     def __init__(self, painter: CardPainter, elements: Sequence[Element], card: Card | None, width_mm: float,
-                 corner_mm: float = 3.0):
+                 corner_mm: float = 3.0, size_mm: tuple[float, float] | None = None):
         super().__init__()
         self.painter, self.elements, self.card = painter, elements, card
-        self.scale = width_mm / painter.w_mm
+        # The card's own trim size (a card type may have one; default the painter's, the game's).
+        self.size_mm = size_mm or (painter.w_mm, painter.h_mm)
+        self.scale = width_mm / self.size_mm[0]
         self.width = width_mm * mm
-        self.height = painter.h_mm * self.scale * mm
+        self.height = self.size_mm[1] * self.scale * mm
         self.corner = corner_mm * self.scale * mm
 
     def wrap(self, availWidth, availHeight):
@@ -586,7 +588,7 @@ class CardFlowable(Flowable):
         path.roundRect(0, 0, self.width, self.height, self.corner)
         c.clipPath(path, stroke=0, fill=0)
         c.scale(self.scale, self.scale)
-        self.painter.paint(c, self.elements, self.card)
+        self.painter.paint(c, self.elements, self.card, size_mm=self.size_mm)
         c.restoreState()
         c.saveState()
         c.setStrokeColor(Color(0.55, 0.55, 0.55))

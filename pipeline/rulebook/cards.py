@@ -164,8 +164,12 @@ class RulebookCards:
             self._faces[card.id] = self.layouts.face(card, 0)
         return self._faces[card.id]
 
+    def size_of(self, card: Card) -> tuple[float, float]:
+        """The card's trim size, mm (a card type may have its own)."""
+        return self.game.card_size_of(card.type).mm
+
     def flowable(self, card: Card, width_mm: float) -> CardFlowable:
-        return CardFlowable(self.painter, self.face(card), card, width_mm)
+        return CardFlowable(self.painter, self.face(card), card, width_mm, size_mm=self.size_of(card))
 
     def annotations(self, card: Card) -> list[Annotation]:
         """Numbered call-outs for every field the card face shows, top to bottom."""
@@ -195,9 +199,9 @@ class RulebookCards:
             y1 = max(float(e["y"]) + float(e.get("h", 0)) for e in elements)
             seen[fid] = (Annotation(0, fid, label, str(value), (x0 + x1) / 2, (y0 + y1) / 2), (x0, y0, x1, y1))
         ordered = sorted(seen.values(), key=lambda ab: (round(ab[0].y_mm), ab[0].x_mm))
-        size = self.game.card_size
+        width, height = self.size_of(card)
         obstacles = [_box(e) for e in self.face(card) if e.kind in ("text", "para", "art") and "x" in e.props]
-        routes = route_leaders([b for _, b in ordered], obstacles, size.width_mm, size.height_mm)
+        routes = route_leaders([b for _, b in ordered], obstacles, width, height)
         routed = [replace(a, route=tuple(r)) for (a, _), r in zip(ordered, routes)]
         # Numbered top to bottom by where the leaders leave the card, so no two leaders cross
         # on their way to the numbers beside it.

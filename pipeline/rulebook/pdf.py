@@ -602,8 +602,7 @@ class Typesetter:
         card = self.cards.example(type_id)
         notes = self.cards.annotations(card)
         width_mm = 46 if self.geom.half else 58
-        size = self.game.card_size
-        art = AnnotatedCard(self.cards.flowable(card, width_mm), size.width_mm, size.height_mm, notes,
+        art = AnnotatedCard(self.cards.flowable(card, width_mm), *self.cards.size_of(card), notes,
                             self.fonts.regular, self.fonts.bold)
         legend = []
         for n in notes:
@@ -730,11 +729,12 @@ def write_pdf(path: Path, source: RulebookSource, doc: md.Document, fonts: FontS
 def cards_pdf(cards: RulebookCards, shown: list) -> bytes:
     """A PDF of the cards ``shown``, one per page at trim size, as the rulebook draws them (the
     HTML rulebook's pictures are rendered from it)."""
-    size = cards.game.card_size
     buf = io.BytesIO()
-    c = Canvas(buf, pagesize=(size.width_mm * mm, size.height_mm * mm), initialFontName=cards.fonts.regular)
+    c = Canvas(buf, initialFontName=cards.fonts.regular)
     for card in shown:
-        f = cards.flowable(card, size.width_mm)
+        w, h = cards.size_of(card)  # each card at its own size (a card type may have one)
+        c.setPageSize((w * mm, h * mm))
+        f = cards.flowable(card, w)
         f.wrapOn(c, f.width, f.height)
         f.drawOn(c, 0, 0)
         c.showPage()
@@ -744,8 +744,8 @@ def cards_pdf(cards: RulebookCards, shown: list) -> bytes:
 
 def annotated_card_pdf(cards: RulebookCards, card) -> bytes:
     """A one-page PDF of the example card with its numbered leaders (``AnnotatedCard``)."""
-    size = cards.game.card_size
-    art = AnnotatedCard(cards.flowable(card, size.width_mm), size.width_mm, size.height_mm,
+    w, h = cards.size_of(card)
+    art = AnnotatedCard(cards.flowable(card, w), w, h,
                         cards.annotations(card), cards.fonts.regular, cards.fonts.bold)
     buf = io.BytesIO()
     c = Canvas(buf, pagesize=(art.width, art.height), initialFontName=cards.fonts.regular)
