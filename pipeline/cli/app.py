@@ -15,7 +15,7 @@ import typer
 from typer.core import TyperGroup
 from typer.models import TyperInfo
 
-from engine.i18n import _, ngettext
+from engine.i18n import _
 
 from . import completion
 from . import lang as cli_lang
@@ -194,10 +194,9 @@ def build(
     """
     from engine.data.remote import reporting
 
-    from ..outputs.sheets import build_sheets
-    from ..plan import BuildOptions
-
     from ..impose import KINDS
+    from ..outputs.sheets import build_sheets, summary
+    from ..plan import BuildOptions
 
     papers = paper_names(paper)
     if layout not in KINDS:
@@ -209,24 +208,8 @@ def build(
                            back_marks=back_marks, corner_radius_mm=corner_radius)
     with reporting(_notice, offline), progress_bar() as progress:
         result = build_sheets(game, options, progress)
-    if result.changes is not None:
-        typer.echo(_("since {earlier}: {changes}").format(earlier=changed_since, changes=result.changes.describe()))
-        if not result.files:
-            typer.echo(_("nothing to print: no card is new or changed"))
-            return
-    typer.echo(_("{game}: {cards} cards ({distinct} distinct)").format(
-        game=result.game.name, cards=result.cards, distinct=result.distinct))
-    painted = ngettext("{n} face painted", "{n} faces painted", result.painted).format(n=result.painted)
-    typer.echo("  " + _("{painted}, {reused} reused from the last build").format(painted=painted, reused=result.reused))
-    for f in result.files:
-        typer.echo(_("  {path}  {pages} pages — {layout}").format(path=f.path, pages=f.pages, layout=f.layout.describe()))
-        if f.layout.trade_off():
-            typer.echo("    " + f.layout.trade_off())
-        for extra in f.layouts[1:]:  # a card type of another size: sheets of its own in the same PDF
-            typer.echo("    " + _("{w:g} × {h:g} mm cards: {layout}").format(w=extra.card_w, h=extra.card_h,
-                                                                          layout=extra.describe()))
-        for cut in f.cut_files:  # --layout silhouette/cricut: import into the cutter's software at 100 %
-            typer.echo("    " + _("cut file: {path}").format(path=cut))
+    for line in summary(result, changed_since):
+        typer.echo(line)
 
 
 def _notice(text: str) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from engine.cards import Card
 from engine.definitions import GameDefinition, load_game
+from engine.i18n import _, ngettext
 
 from ..atomic import atomic_write, output_path
 from ..impose import CUTTER_KINDS, SheetLayout, choose_layout
@@ -118,6 +119,33 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
         prep.cache.save()
     result.painted, result.reused = prep.painted, prep.reused
     return result
+
+
+def summary(result: BuildResult, changed_since: Path | None = None) -> list[str]:
+    """What ``cardpress build`` says of a build, line by line: the cards, the faces painted and
+    reused, each file with its layout (its drift tolerance, the trade-off, other card sizes'
+    layouts, the cut files); with ``changed_since``, what changed first."""
+    lines = []
+    if result.changes is not None:
+        lines.append(_("since {earlier}: {changes}").format(earlier=changed_since, changes=result.changes.describe()))
+        if not result.files:
+            return lines + [_("nothing to print: no card is new or changed")]
+    lines.append(_("{game}: {cards} cards ({distinct} distinct)").format(
+        game=result.game.name, cards=result.cards, distinct=result.distinct))
+    painted = ngettext("{n} face painted", "{n} faces painted", result.painted).format(n=result.painted)
+    lines.append("  " + _("{painted}, {reused} reused from the last build").format(painted=painted,
+                                                                                 reused=result.reused))
+    for f in result.files:
+        lines.append(_("  {path}  {pages} pages — {layout}").format(path=f.path, pages=f.pages,
+                                                                   layout=f.layout.describe()))
+        if f.layout.trade_off():
+            lines.append("    " + f.layout.trade_off())
+        for extra in f.layouts[1:]:  # a card type of another size: sheets of its own in the same PDF
+            lines.append("    " + _("{w:g} × {h:g} mm cards: {layout}").format(w=extra.card_w, h=extra.card_h,
+                                                                              layout=extra.describe()))
+        for cut in f.cut_files:  # --layout silhouette/cricut: import into the cutter's software at 100 %
+            lines.append("    " + _("cut file: {path}").format(path=cut))
+    return lines
 
 
 def _cut_files(stack: ExitStack, out_dir: Path, stem: str, plan: list[tuple[SheetLayout, list[Card]]],
