@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
+from contextlib import contextmanager
 
 from pypdf import PdfReader
 
@@ -19,15 +21,34 @@ def _wait_for(messages, count, seconds=60):
     assert len(messages) >= count, messages
 
 
-def test_a_save_rebuilds_an_error_is_shown_and_the_next_save_builds_again(tmp_path):
-    game = scaffold(tmp_path / "g", "监视")
-    out = tmp_path / "out"
+@contextmanager
+def _watching(game, out, open_page=False):
+    """``watch`` running on ``game`` in a thread (A4, one process); yields its messages, and
+    stops it on the way out (it must then have ended)."""
     messages: list[str] = []
     stop = threading.Event()
     worker = threading.Thread(target=watch, args=(game, BuildOptions(papers=("a4",), out_dir=out, jobs=1),
-                                                  messages.append, stop), daemon=True)
+                                                  messages.append, stop),
+                              kwargs={"open_page": open_page, "browser": False}, daemon=True)
     worker.start()
     try:
+        yield messages
+    finally:
+        stop.set()
+        worker.join(timeout=10)
+    assert not worker.is_alive()
+
+
+def _page_url(messages) -> str:
+    """The preview page's address, from the watcher's first message (after the first build)."""
+    _wait_for(messages, 3)  # the page's address, the first build, "watching …"
+    return re.search(r"preview page: (http://127\.0\.0\.1:\d+/)", messages[0]).group(1)
+
+
+def test_a_save_rebuilds_an_error_is_shown_and_the_next_save_builds_again(tmp_path):
+    game = scaffold(tmp_path / "g", "监视")
+    out = tmp_path / "out"
+    with _watching(game, out) as messages:
         _wait_for(messages, 2)  # the first build, then "watching …"
         assert messages[0].startswith("first build: 4 cards built") and messages[1].startswith("watching ")
         time.sleep(0.3)  # the watcher is set up
@@ -45,10 +66,6 @@ def test_a_save_rebuilds_an_error_is_shown_and_the_next_save_builds_again(tmp_pa
         cards.write_text(cards.read_text(encoding="utf-8").replace("cost: many", "cost: 2"), encoding="utf-8")
         _wait_for(messages, 5)
         assert messages[4].startswith("changed cards.yaml: 4 cards built"), messages
-    finally:
-        stop.set()
-        worker.join(timeout=10)
-    assert not worker.is_alive()
 
 
 def test_the_watched_folders_are_what_a_build_reads(tmp_path):
@@ -73,7 +90,6 @@ def test_watch_open_page_shows_the_changed_card_first_and_a_failed_build_in_a_bo
     first (its text escaped, not markup, in the cards' font: no boxes); a broken save shows the
     error box over the last good cards, and the next good save clears it."""
     import os
-    import re
     from pathlib import Path
 
     from playwright.sync_api import expect, sync_playwright
@@ -84,15 +100,8 @@ def test_watch_open_page_shows_the_changed_card_first_and_a_failed_build_in_a_bo
     conf = tmp_path / "fonts.conf"   # a browser that has no CJK font: every glyph must come from the page's
     conf.write_text(FONTS_CONF.format(cache=tmp_path / "fc-cache"), encoding="utf-8")
     game = scaffold(tmp_path / "g", "监视")
-    messages: list[str] = []
-    stop = threading.Event()
-    worker = threading.Thread(target=watch, args=(game, BuildOptions(papers=("a4",), out_dir=tmp_path / "out", jobs=1),
-                                                  messages.append, stop),
-                              kwargs={"open_page": True, "browser": False}, daemon=True)
-    worker.start()
-    try:
-        _wait_for(messages, 3)  # the page's address, the first build, "watching …"
-        url = re.search(r"preview page: (http://127\.0\.0\.1:\d+/)", messages[0]).group(1)
+    with _watching(game, tmp_path / "out", open_page=True) as messages:
+        url = _page_url(messages)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"],
                                         env={**os.environ, "FONTCONFIG_FILE": str(conf)})
@@ -128,10 +137,6 @@ def test_watch_open_page_shows_the_changed_card_first_and_a_failed_build_in_a_bo
                 expect(page.locator("body")).to_have_attribute("data-status", "ok", timeout=10_000)
             finally:
                 browser.close()
-    finally:
-        stop.set()
-        worker.join(timeout=10)
-    assert not worker.is_alive()
     assert not any("Traceback" in m for m in messages)
 
 
@@ -149,7 +154,6 @@ def test_ctrl_c_stops_the_watcher_and_its_page(tmp_path):
     (127.0.0.1 only) and Ctrl-C stops the watcher and the server, at once and without a traceback."""
     import json
     import os
-    import re
     import signal
     import subprocess
     import sys
@@ -187,19 +191,11 @@ def test_a_style_change_shows_the_cards_whose_printed_face_changed(tmp_path):
     """No card file changed, but the style recolours one type: the cards of that type (by the
     faces' digests of this build against the previous one) are shown, the others are not."""
     import json
-    import re
     import urllib.request
 
     game = scaffold(tmp_path / "g", "监视")
-    messages: list[str] = []
-    stop = threading.Event()
-    worker = threading.Thread(target=watch, args=(game, BuildOptions(papers=("a4",), out_dir=tmp_path / "out", jobs=1),
-                                                  messages.append, stop),
-                              kwargs={"open_page": True, "browser": False}, daemon=True)
-    worker.start()
-    try:
-        _wait_for(messages, 3)
-        url = re.search(r"preview page: (http://127\.0\.0\.1:\d+/)", messages[0]).group(1)
+    with _watching(game, tmp_path / "out", open_page=True) as messages:
+        url = _page_url(messages)
         time.sleep(0.3)
         style = game / "templates" / "style.yaml"
         style.write_text(style.read_text(encoding="utf-8").replace('unit: "#6b3333"', 'unit: "#116611"'),
@@ -217,6 +213,3 @@ def test_a_style_change_shows_the_cards_whose_printed_face_changed(tmp_path):
             assert answer.read()[:4] == b"\x89PNG"
         with urllib.request.urlopen(url + state["sheets"][0]["pages"][0].lstrip("/"), timeout=5) as answer:
             assert answer.read()[:4] == b"\x89PNG"
-    finally:
-        stop.set()
-        worker.join(timeout=10)
