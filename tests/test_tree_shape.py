@@ -1,4 +1,4 @@
-"""The tree reads as its flow (../shared/DESIGN.md): each library has one home, so a newcomer
+"""The tree reads as its flow (README: layout of the repository): each library has one home, so a newcomer
 finds a step by its folder. Read from every module's imports, function-level ones included."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The only home of ReportLab and pypdfium2 in the pipeline (../shared/DESIGN.md, pipeline/render/):
+"""The only home of ReportLab and pypdfium2 in the pipeline (README: layout of the repository):
 fonts, the line breaker, the card painter, forms and page streams, sheets, and the one raster
 helper every picture of a card goes through."""
 
