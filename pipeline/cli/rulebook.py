@@ -8,11 +8,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from engine.errors import CardpressError
 from engine.i18n import _
 
 from . import completion
-from .common import fail, paper_name
+from .common import paper_name
 
 
 class Format(str, Enum):
@@ -53,18 +52,14 @@ def rulebook(
 
     options = RulebookOptions(paper=paper, booklet=booklet, format=format.value, out_dir=out,
                               duplex=duplex.value)
-    try:
-        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                      transient=True) as bar:
-            task = bar.add_task(_("rulebook"), total=1)
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                  transient=True) as bar:
+        task = bar.add_task(_("rulebook"), total=1)
 
-            def progress(stage: str, done: int, total: int) -> None:
-                bar.update(task, description=stage, completed=done, total=max(total, 1))
+        def progress(stage: str, done: int, total: int) -> None:
+            bar.update(task, description=stage, completed=done, total=max(total, 1))
 
-            result = build_rulebook(game, options, progress)
-    except CardpressError as exc:
-        fail(exc)
-        return
+        result = build_rulebook(game, options, progress)
     what = _("{pages} pages").format(pages=result.pages) if result.pages else "HTML"
     if result.sheets:
         what = _("{pages} pages on {sheets} sheets ({sides} sides, duplex {edge} edge)").format(
@@ -91,11 +86,7 @@ def rules(
 
     from ..rulebook.lookup import MAX_LINES_PER_SECTION, lookup
 
-    try:
-        result = lookup(game, term)
-    except CardpressError as exc:
-        fail(exc)
-        return
+    result = lookup(game, term)
     console = Console(highlight=False)
 
     def mark(text: str) -> str:

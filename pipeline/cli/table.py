@@ -13,6 +13,7 @@ from engine.errors import CardpressError
 from engine.i18n import _
 
 from . import completion
+from .common import fail
 
 DEFAULT_PORT = 8765
 
@@ -133,8 +134,7 @@ def table(
         app = make_app(path, gid, token, progress=lambda text: typer.echo(text, err=True))
     except CardpressError as exc:
         sock.close()
-        typer.secho(_("error: {message}").format(message=exc), err=True, fg=typer.colors.RED)
-        raise typer.Exit(1)
+        fail(exc)
     url = f"{'https' if https else 'http'}://{address}:{port}/" + (f"?t={token}" if token else "")
     typer.echo(_("game {game} at the table: {url}").format(game=gid, url=url))
     typer.echo(_qr(url))
