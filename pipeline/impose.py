@@ -45,11 +45,6 @@ from engine.i18n import _
 from engine.limits import MIN_CARD_MM
 from engine.presets import paper as _paper
 
-def paper_size(paper: str) -> tuple[float, float]:
-    """(width, height) mm of ``paper`` (``templates/_common/presets/papers.yaml``)."""
-    return _paper(paper).mm
-
-
 #: Crop marks start this far outside the bleed, so they never print on the card's bleed.
 MARK_GAP_MM = 0.5
 #: A crop mark shorter than this is hard to see and to align a blade on.
@@ -67,6 +62,12 @@ STRIP_MM = 4.0
 #: The scale bar's length: a user measures it to see the printer did not scale the page.
 SCALE_BAR_MM = 50.0
 _EPS = 1e-6
+
+
+def paper_size(paper: str) -> tuple[float, float]:
+    """(width, height) mm of ``paper`` (``templates/_common/presets/papers.yaml``)."""
+    return _paper(paper).mm
+
 
 Flip = Literal["long", "short"]
 Kind = Literal["duplex", "fold", "silhouette", "cricut"]

@@ -9,6 +9,7 @@ file, card, field and by how much.
 
 from __future__ import annotations
 
+import io
 import re
 import shutil
 from pathlib import Path
@@ -259,7 +260,9 @@ def test_the_rulebook_shows_each_card_at_its_own_size(tmp_path):
     """The rulebook's gallery and example card, PDF and HTML: a tarot-sized level keeps its
     70 × 120 shape (it was drawn into a poker card's box, its bottom cut off)."""
     from pipeline.render.fonts import register_fonts
-    from pipeline.render.raster import page_image, page_sizes
+    from pypdf import PdfReader
+
+    from pipeline.render.raster import page_image
     from pipeline.rulebook.cards import RulebookCards
     from pipeline.rulebook.pdf import cards_pdf
 
@@ -272,7 +275,8 @@ def test_the_rulebook_shows_each_card_at_its_own_size(tmp_path):
     assert flow.width == pytest.approx(35 * pt) and flow.height == pytest.approx(60 * pt)   # 35 × 35·120/70
     assert cards.flowable(other, 63).height == pytest.approx(88 * pt)
     pdf = cards_pdf(cards, [level, other])
-    assert [tuple(round(v / pt, 1) for v in size) for size in page_sizes(pdf)] == [(70.0, 120.0), (63.0, 88.0)]
+    sizes = [(float(page.mediabox.width), float(page.mediabox.height)) for page in PdfReader(io.BytesIO(pdf)).pages]
+    assert [tuple(round(v / pt, 1) for v in size) for size in sizes] == [(70.0, 120.0), (63.0, 88.0)]
     # The level's footer is painted: its lowest 10 mm are not blank paper.
     import numpy as np
 

@@ -123,16 +123,6 @@ def page_image(pdf: bytes | str | Path, index: int = 0, **how) -> "Image.Image":
     return next(page_images(pdf, indices=[index], **how))
 
 
-def page_sizes(pdf: bytes | str | Path) -> list[tuple[float, float]]:
-    """(width, height) in points of each page of ``pdf``."""
-    with PDFIUM_LOCK:
-        doc = pdfium.PdfDocument(str(pdf) if isinstance(pdf, Path) else pdf)
-        try:
-            return [doc.get_page_size(n) for n in range(len(doc))]
-        finally:
-            doc.close()
-
-
 def png_bytes(image: "Image.Image", dpi: float | None = None, compress_level: int = 1, optimize: bool = False) -> bytes:
     """``image`` as PNG (with its resolution when ``dpi`` is given)."""
     out = io.BytesIO()

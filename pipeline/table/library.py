@@ -207,7 +207,7 @@ class Library:
         card = prep.cards[card_id]    # KeyError for an unknown card
         from PIL import Image
 
-        from pipeline.render.raster import faces_pdf, page_image, page_sizes
+        from pipeline.render.raster import faces_pdf, page_image
 
         with self._draw_lock:
             pdf = self._pdf.get(card_id)
@@ -215,9 +215,9 @@ class Library:
                 # The same drawing as `cardpress images`, for this one card and no back.
                 one = dataclasses.replace(prep, sequence=[card], backs={})
                 pdf = self._pdf.put(card_id, faces_pdf(one, 0.0))
-            width_pt, height_pt = page_sizes(pdf)[0]
             image = page_image(pdf, width_px=width_px)
-        height_px = round(width_px * height_pt / width_pt)
+        width_mm, height_mm = prep.game.card_size_of(card.type).mm   # the page: trim size, no bleed
+        height_px = round(width_px * height_mm / width_mm)
         if image.width == width_px and 0 <= image.height - height_px <= 1:
             image = image.crop((0, 0, width_px, height_px))   # pdfium rounds the bitmap up: a part row
         elif image.size != (width_px, height_px):
