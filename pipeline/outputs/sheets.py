@@ -72,8 +72,7 @@ def build_sheets(game: str | Path | GameDefinition, options: BuildOptions = Buil
     # Check the paper first: a layout that cannot fit is known before any work is done (every
     # card type's size: a type may have its own).
     cutter = options.layout in CUTTER_KINDS
-    for type_id in definition.card_types:
-        w, h = definition.card_size_of(type_id).mm
+    for w, h in dict.fromkeys(definition.card_size_of(type_id).mm for type_id in definition.card_types):
         for paper in options.papers:
             choose_layout(paper, w, h, options.bleed_mm, options.margin_mm, options.gutter_mm, options.layout)
         if cutter:
