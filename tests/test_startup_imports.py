@@ -89,3 +89,11 @@ def test_track_help_loads_the_track_commands():
     assert "pipeline.cli.track" in modules
     for name in ("new", "status", "undo", "play", "chain"):
         assert f" {name} " in output
+
+
+def test_an_image_worker_loads_no_reportlab():
+    """`cardpress images`' spawned workers import pipeline.outputs.images to render pages: they
+    need pypdfium2, ISA-L and Pillow, never the drawing library (tens of ms and MB per worker)."""
+    modules, _ = imported_by("import pipeline.outputs.images")
+    assert not loaded(modules, ("reportlab", "jinja2", "typer"))
+    assert "pipeline.render.raster" in modules

@@ -8,6 +8,9 @@ layout, deflated by ISA-L (no copy, no filter search).
 
 pdfium is not thread-safe: every rendering in a process holds ``PDFIUM_LOCK`` (the watch page's
 server, the table page's card pictures and the build loop share a process).
+
+ReportLab is imported only by the functions that paint: the spawned workers of ``cardpress
+images`` import this module to render, and load pypdfium2, ISA-L and Pillow only.
 """
 
 from __future__ import annotations
@@ -23,8 +26,6 @@ from typing import TYPE_CHECKING, Iterator
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
-
-from .streams import compress_page, save
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -49,6 +50,7 @@ def faces_pdf(prep: "Prepared", bleed_mm: float, target: Path | None = None) -> 
     from reportlab.pdfgen.canvas import Canvas
 
     from .forms import paint_forms
+    from .streams import compress_page, save
 
     buf = io.BytesIO() if target is None else None
     c = Canvas(buf if buf is not None else str(target), initialFontName=prep.painter.fonts.regular, pageCompression=1)
